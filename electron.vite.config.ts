@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import vue from '@vitejs/plugin-vue';
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import type { RollupLog, LoggingFunction } from 'rollup';
+
+// zod's sources carry comments Rollup cannot place; the warning is noise, every other warning still shows.
+const onwarn = (warning: RollupLog, warn: LoggingFunction) => {
+  if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
+};
+
+// Three bundles: the core + hosts (main: Electron entry, browser-mode entry, emulator CLI), the sandboxed
+// preload (CommonJS, every import bundled: a sandboxed preload cannot load modules), and the Vue renderer.
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        onwarn,
+        input: {
+          index: resolve('src/main/hosts/electron/main.ts'),
+          web: resolve('src/main/hosts/web/main.ts'),
+          emulator: resolve('src/main/emulator/main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        onwarn,
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    plugins: [vue()],
+    build: {
+      outDir: 'out/renderer',
+      chunkSizeWarningLimit: 1500,
+      rollupOptions: { onwarn, input: resolve('src/renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,65 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from './authRoutes';
+import { DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options';
+import { createEmulatorState, type EmulatorState } from './state';
+
+/** A running emulator. `mainUrl` and `tokenUrl` are the spec's `{base_url}` and `{token_base_url}`. */
+export interface RunningEmulator {
+  mainUrl: string;
+  tokenUrl: string;
+  /** The control API's base (not part of Su). */
+  controlUrl: string;
+  state: EmulatorState;
+  close(): Promise<void>;
+}
+
+/** Path prefixes under which the two hosts live on one loopback port. */
+export const MAIN_PREFIX = '/SUAPI';
+export const TOKEN_PREFIX = '/token';
+
+/** Builds the emulator's Fastify app (not listening): Su paths under the two prefixes, control API beside them. */
+export function buildEmulatorApp(state: EmulatorState): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith('/_emulator')) return;
+    state.requests.push({ method: request.method, path: request.url, at: state.now(), status: reply.statusCode });
+    if (state.requests.length > 5000) state.requests.splice(0, state.requests.length - 5000);
+  });
+  void app.register(async (main) => registerAuthRoutes(main, state), { prefix: MAIN_PREFIX });
+  void app.register(
+    async (control) => {
+      control.get('/health', async () => ({ ok: true }));
+      control.get('/requests', async () => state.requests);
+      control.post('/clock', async (request, reply) => {
+        const body = request.body as { advanceSeconds?: unknown } | null;
+        const seconds = Number(body?.advanceSeconds);
+        if (!Number.isFinite(seconds)) return reply.code(400).send({ error: 'advanceSeconds: a number is required' });
+        state.clockOffsetMs += seconds * 1000;
+        return { now: new Date(state.now()).toISOString() };
+      });
+    },
+    { prefix: '/_emulator' },
+  );
+  return app;
+}
+
+/** Starts the emulator on 127.0.0.1 (port 0 picks a free one). */
+export async function startEmulator(
+  options: Partial<EmulatorOptions> = {},
+  listen: { port?: number; host?: string } = {},
+): Promise<RunningEmulator> {
+  const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
+  const app = buildEmulatorApp(state);
+  const host = listen.host ?? '127.0.0.1';
+  await app.listen({ port: listen.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : listen.port;
+  const base = `http://${host}:${port}`;
+  return {
+    mainUrl: `${base}${MAIN_PREFIX}`,
+    tokenUrl: `${base}${TOKEN_PREFIX}`,
+    controlUrl: `${base}/_emulator`,
+    state,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,41 @@
+import { DEMO_CREDENTIALS } from '../../shared/environments';
+
+/** What the emulator accepts and how it behaves. Defaults are the documented demo credentials. */
+export interface EmulatorOptions {
+  domain: string;
+  clientSecret: string;
+  facilityAppId: string;
+  facilityApiKey: string;
+  notificationUser: string;
+  notificationPassword: string;
+  paymentApiName: string;
+  paymentApiKey: string;
+  /** Which environment it imitates: sandbox issues `sandbox_` tokens, production `live_` ones. */
+  environment: 'sandbox' | 'production';
+  /** Seconds of token validity; the provider says 3600. */
+  tokenTtlSeconds: number;
+  /** Tokens allowed per client-id per rolling hour; the provider says 30. */
+  tokensPerHour: number;
+}
+
+export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
+  ...DEMO_CREDENTIALS,
+  environment: 'sandbox',
+  tokenTtlSeconds: 3600,
+  tokensPerHour: 30,
+};
+
+/** Environment variables that override the defaults (flags override these). */
+export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
+  domain: 'EMULATOR_DOMAIN',
+  clientSecret: 'EMULATOR_CLIENT_SECRET',
+  facilityAppId: 'EMULATOR_FACILITY_APP_ID',
+  facilityApiKey: 'EMULATOR_FACILITY_API_KEY',
+  notificationUser: 'EMULATOR_NOTIFICATION_USER',
+  notificationPassword: 'EMULATOR_NOTIFICATION_PASSWORD',
+  paymentApiName: 'EMULATOR_PAYMENT_API_NAME',
+  paymentApiKey: 'EMULATOR_PAYMENT_API_KEY',
+  environment: 'EMULATOR_ENVIRONMENT',
+  tokenTtlSeconds: 'EMULATOR_TOKEN_TTL_SECONDS',
+  tokensPerHour: 'EMULATOR_TOKENS_PER_HOUR',
+};

@@ -1,0 +1,31 @@
+import type { ContractEvents, EventName } from '../shared/contract';
+
+/** The core's typed event bus; hosts forward its events to the renderer. */
+export interface EventBus {
+  emit<E extends EventName>(event: E, payload: ContractEvents[E]): void;
+  on<E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void): () => void;
+  /** Every event, for hosts that forward all of them. */
+  onAny(listener: (event: EventName, payload: unknown) => void): () => void;
+}
+
+export function createEventBus(): EventBus {
+  const listeners = new Set<(event: EventName, payload: unknown) => void>();
+  const onAny: EventBus['onAny'] = (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  return {
+    emit(event, payload) {
+      for (const l of [...listeners]) {
+        try {
+          l(event, payload);
+        } catch (error) {
+          // A broken listener (a closed window) must not stop the others or the service that emitted.
+          console.error(`event listener for ${event} failed:`, error instanceof Error ? error.message : error);
+        }
+      }
+    },
+    on: (event, listener) => onAny((e, p) => e === event && listener(p as never)),
+    onAny,
+  };
+}

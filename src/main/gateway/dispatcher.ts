@@ -1,0 +1,59 @@
+import { contractArgs, MAX_CALL_BYTES, type ContractResults, type Method, type ParsedArgs } from '../../shared/contract';
+import { AppFailure, ErrorCode, fail, ok, type AppError, type Result } from '../../shared/result';
+import { validationError } from '../../shared/validation';
+
+/** One implementation per contract method, receiving already-validated arguments. */
+export type Handlers = { [M in Method]: (args: ParsedArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+
+/** The single entry point every host uses: Electron IPC and browser-mode HTTP both call `dispatch`. */
+export interface Dispatcher {
+  dispatch(method: unknown, args: unknown): Promise<Result<unknown>>;
+}
+
+const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.hasOwn(contractArgs, m);
+
+/**
+ * Validates, calls and wraps. SECURITY: arguments are checked against the shared schemas (with a size cap)
+ * before any service sees them, and every result and error is scanned for stored secret values: a result
+ * that would carry one is replaced by an error, so a bug can never hand a secret to the renderer.
+ */
+export function createDispatcher(handlers: Handlers, secretValues: () => string[]): Dispatcher {
+  const leaks = (serialized: string): boolean =>
+    secretValues().some((s) => s.length >= 6 && serialized.includes(s));
+
+  const guard = <T>(result: Result<T>, method: string): Result<T> => {
+    if (!leaks(JSON.stringify(result))) return result;
+    console.error(`SECURITY: the result of ${method} contained a secret; it was withheld.`);
+    return fail({ code: ErrorCode.Internal, message: 'Innkeeper withheld an answer that contained a secret.' });
+  };
+
+  return {
+    async dispatch(method, args) {
+      if (!isMethod(method)) {
+        return fail({ code: ErrorCode.UnknownMethod, message: `Unknown method ${String(method).slice(0, 80)}.` });
+      }
+      const size = JSON.stringify(args ?? {}).length;
+      if (size > MAX_CALL_BYTES) {
+        return fail({ code: ErrorCode.Validation, message: `The request is too large (${size} bytes).` });
+      }
+      const parsed = contractArgs[method].safeParse(args ?? {});
+      if (!parsed.success) return fail(validationError(parsed.error));
+      try {
+        const handler = handlers[method] as (a: unknown) => unknown;
+        return guard(ok(await handler(parsed.data)), method);
+      } catch (error) {
+        if (error instanceof AppFailure) return guard(fail(error.error), method);
+        // Unexpected: log the name and message only (a stack or object dump could carry request data).
+        const name = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        console.error(`${method} failed unexpectedly: ${redact(name, secretValues())}`);
+        const internal: AppError = { code: ErrorCode.Internal, message: 'Something went wrong inside Innkeeper. Nothing was sent.' };
+        return fail(internal);
+      }
+    },
+  };
+}
+
+/** Replaces every occurrence of a known secret in a log line. */
+export function redact(text: string, secrets: string[]): string {
+  return secrets.filter((s) => s.length >= 6).reduce((t, s) => t.split(s).join('[secret]'), text);
+}

@@ -1,0 +1,44 @@
+// Only types come from electron here, so this gateway is tested under plain Node with fake events.
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { ErrorCode, fail } from '../../../shared/result';
+import type { Dispatcher } from '../../gateway/dispatcher';
+
+/** The one IPC channel every contract call travels on. */
+export const CALL_CHANNEL = 'innkeeper:call';
+/** The channel events travel on, main → renderer. */
+export const EVENT_CHANNEL = 'innkeeper:event';
+
+/**
+ * Registers the single IPC entry point. SECURITY: a call is served only when it comes from the app's own main
+ * frame (`isTrustedFrame`), so an iframe or a navigated-away page cannot reach the core; arguments are then
+ * validated by the dispatcher against the shared schemas, and results are always `{ok, value} | {ok:false, error}`.
+ */
+export function registerIpcGateway(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  dispatcher: Dispatcher,
+  isTrustedFrame: (event: IpcMainInvokeEvent) => boolean,
+): void {
+  ipcMain.handle(CALL_CHANNEL, async (event, method: unknown, args: unknown) => {
+    let trusted = false;
+    try {
+      trusted = isTrustedFrame(event);
+    } catch {
+      trusted = false;
+    }
+    if (!trusted) {
+      return fail({ code: ErrorCode.Forbidden, message: 'This window is not allowed to talk to Innkeeper.' });
+    }
+    return dispatcher.dispatch(method, args);
+  });
+}
+
+/** True when the event comes from `mainFrame` of the app's window and that frame shows the app's own page. */
+export function isAppMainFrame(
+  event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>,
+  expected: { webContentsId: number; urlPrefix: string },
+): boolean {
+  const frame = event.senderFrame;
+  if (!frame || event.sender.id !== expected.webContentsId) return false;
+  if (frame.parent !== null) return false;
+  return frame.url.startsWith(expected.urlPrefix);
+}

@@ -1,0 +1,61 @@
+import { app, ipcMain, type BrowserWindow } from 'electron';
+import ElectronStore from 'electron-store';
+import { fileURLToPath } from 'node:url';
+import { startCoreWithDemo, type Core } from '../../core';
+import { readRuntimeConfig } from '../../paths';
+import { createFileSecretStore } from '../../secrets/secretStore';
+import { EVENT_CHANNEL, isAppMainFrame, registerIpcGateway } from './ipcGateway';
+import { safeStorageCodec } from './secretCodec';
+import { createTray } from './tray';
+import { createMainWindow, rendererUrl } from './window';
+
+// The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
+let window: BrowserWindow | null = null;
+let core: Core | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  app.whenReady().then(start, (error: unknown) => fatal(error));
+}
+
+async function start(): Promise<void> {
+  const config = readRuntimeConfig({ ...process.env, INNKEEPER_DATA_DIR: process.env.INNKEEPER_DATA_DIR || app.getPath('userData') });
+  const settings = new ElectronStore<Record<string, unknown>>({ cwd: config.dataDir, name: 'settings', clearInvalidConfig: true });
+  core = await startCoreWithDemo({
+    host: 'electron',
+    version: app.getVersion(),
+    dataDir: config.dataDir,
+    settings: { get: (k) => settings.get(k) as never, set: (k, v) => settings.set(k, v), delete: (k) => settings.delete(k) },
+    secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
+    forceDemo: config.forceDemo,
+  });
+  const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
+  window = createMainWindow(preloadDir);
+  const urlPrefix = rendererUrl();
+  registerIpcGateway(ipcMain, core.dispatcher, (event) =>
+    window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, urlPrefix }),
+  );
+  core.events.onAny((event, payload) => {
+    if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
+  });
+  createTray(() => window, () => app.quit());
+  window.on('closed', () => (window = null));
+}
+
+app.on('window-all-closed', () => {
+  // The tray keeps the app (and, in later features, the push receiver) running.
+});
+app.on('activate', () => {
+  if (!window && core) window = createMainWindow(fileURLToPath(new URL('../preload', import.meta.url)));
+});
+app.on('before-quit', () => void core?.close());
+
+function fatal(error: unknown): void {
+  console.error(`Innkeeper could not start: ${error instanceof Error ? error.message : String(error)}`);
+  app.exit(1);
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startCoreWithDemo } from '../../core';
+import { readRuntimeConfig } from '../../paths';
+import { createFileSecretStore } from '../../secrets/secretStore';
+import { createConfSettingsStore } from '../../settings/settingsStore';
+import { startWebHost } from './webHost';
+
+/** `npm run web`: the core under plain Node, served to a browser on 127.0.0.1. */
+async function main(): Promise<void> {
+  const config = readRuntimeConfig();
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
+    version: string;
+  };
+  const core = await startCoreWithDemo({
+    host: 'browser',
+    version: pkg.version,
+    dataDir: config.dataDir,
+    settings: createConfSettingsStore(config.dataDir),
+    secrets: createFileSecretStore(config.dataDir),
+    forceDemo: config.forceDemo,
+  });
+  const web = await startWebHost({
+    core,
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    port: config.webPort,
+    token: randomBytes(24).toString('base64url'),
+  });
+  console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
+  console.log(`Data folder: ${config.dataDir}`);
+  const stop = () =>
+    void web
+      .close()
+      .then(() => core.close())
+      .finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`Innkeeper could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { MAX_CALL_BYTES } from '../../../shared/contract';
+import { ErrorCode } from '../../../shared/result';
+import type { Core } from '../../core';
+import { CONTENT_SECURITY_POLICY } from '../csp';
+
+export interface WebHostOptions {
+  core: Pick<Core, 'dispatcher' | 'events'>;
+  /** The built renderer (index.html and assets). */
+  rendererDir: string;
+  port: number;
+  /** The per-run session token every call and the event socket must present. */
+  token: string;
+}
+
+export interface RunningWebHost {
+  /** The address to open, with the session token. */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Browser mode: the built renderer and the contract over HTTP (calls) and WebSocket (events).
+ * SECURITY: binds 127.0.0.1 only; every call and the socket need the random session token (compared
+ * timing-safe); the Host header must name this loopback port (blocks DNS rebinding); no CORS headers are sent,
+ * so other sites cannot read answers; the event socket also checks its Origin.
+ */
+export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  const app = Fastify({ logger: false, bodyLimit: MAX_CALL_BYTES, requestTimeout: 60_000 });
+  const expected = digest(options.token);
+  const tokenOk = (candidate: string | undefined) => !!candidate && timingSafeEqual(digest(candidate), expected);
+  let allowedHosts = new Set<string>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      return reply.code(421).send({ ok: false, error: { code: ErrorCode.Forbidden, message: 'Unknown host.' } });
+    }
+    if (!request.url.startsWith('/api/')) return;
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const fromQuery = request.url.startsWith('/api/events') ? (request.query as { token?: string }).token : undefined;
+    if (!tokenOk(bearer ?? fromQuery)) {
+      return reply
+        .code(401)
+        .send({ ok: false, error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' } });
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
+  app.post('/api/call/:method', async (request) => {
+    const { method } = request.params as { method: string };
+    return options.core.dispatcher.dispatch(method, request.body ?? {});
+  });
+  app.get('/api/events', { websocket: true }, (socket, request) => {
+    if (!allowedHosts.has(new URL(request.headers.origin ?? 'http://invalid').host)) {
+      socket.close(1008, 'origin');
+      return;
+    }
+    const off = options.core.events.onAny((event, payload) => socket.send(JSON.stringify({ event, payload })));
+    socket.on('close', off);
+  });
+  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: false });
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port });
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${options.port} on 127.0.0.1 is already in use; set INNKEEPER_WEB_PORT to a free port (or 0).`);
+    }
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  return {
+    url: `http://127.0.0.1:${port}/?session=${options.token}`,
+    port,
+    app,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,37 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The OS app-data folder Electron uses for `userData`, so browser mode and the desktop app share data:
+ * %APPDATA%\Innkeeper, ~/Library/Application Support/Innkeeper, or $XDG_CONFIG_HOME/Innkeeper (~/.config).
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const name = 'Innkeeper';
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), name);
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', name);
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), name);
+}
+
+/** Configuration a host reads from the environment (documented in the README). */
+export interface RuntimeConfig {
+  dataDir: string;
+  webPort: number;
+  forceDemo: boolean;
+}
+
+export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+  const port = env.INNKEEPER_WEB_PORT;
+  const webPort = port === undefined || port === '' ? 0 : Number(port);
+  if (!Number.isInteger(webPort) || webPort < 0 || webPort > 65535) {
+    throw new Error(`INNKEEPER_WEB_PORT must be a port number 0-65535, got "${port}"`);
+  }
+  const demo = env.INNKEEPER_DEMO;
+  if (demo !== undefined && !['', '0', '1', 'true', 'false'].includes(demo)) {
+    throw new Error(`INNKEEPER_DEMO must be 1 or 0, got "${demo}"`);
+  }
+  return {
+    dataDir: env.INNKEEPER_DATA_DIR || defaultDataDir(env),
+    webPort,
+    forceDemo: demo === '1' || demo === 'true',
+  };
+}

@@ -1,0 +1,86 @@
+import type { AxiosInstance } from 'axios';
+import { AppFailure, ErrorCode } from '../../shared/result';
+import { envelopeProblems, isSuccess, parseBody, providerError } from './envelope';
+import { send } from './http';
+
+/** A token as the provider issued it. */
+export interface IssuedToken {
+  token: string;
+  tokenType: string;
+  expiresInSeconds: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Which Connection-form field a token-issue complaint is about. */
+function authField(p: { text: string; field?: string }): string | undefined {
+  if (/secret/i.test(p.text)) return 'clientSecret';
+  if (/client[\s_-]?id|domain/i.test(p.text)) return 'domain';
+  return p.field;
+}
+
+/**
+ * Endpoint 1: issues a token with `client-id` (base64 of the domain) and `client-secret`. Accepts both
+ * envelopes the provider uses (`{success, data, message}` and `{Status, Data, Message}`).
+ */
+export async function issueToken(
+  http: AxiosInstance,
+  credentials: { clientId: string; clientSecret: string },
+): Promise<IssuedToken> {
+  const what = 'Getting an access token';
+  const sent = await send(
+    () =>
+      http.get('/jservice/auth/generate-access-token', {
+        headers: { 'client-id': credentials.clientId, 'client-secret': credentials.clientSecret },
+      }),
+    { what, field: 'mainBaseUrl', baseUrl: http.defaults.baseURL ?? '' },
+  );
+  if (!sent.ok) throw new AppFailure(sent.error);
+  const { raw } = sent;
+  const body = parseBody(raw.body);
+  const data = isObject(body) ? (body.Data ?? body.data) : undefined;
+  if (raw.status !== 200 || !isSuccess(body) || !isObject(data)) {
+    const error = providerError(raw, what, authField);
+    if (raw.status === 401 && !error.field) {
+      error.field = 'clientSecret';
+      error.message = `${what} failed: the provider did not accept the domain and client secret (HTTP 401).`;
+    }
+    if (raw.status === 404) {
+      error.field = 'mainBaseUrl';
+      error.message = `${what} failed: there is no Su API at this base URL (HTTP 404).`;
+    }
+    throw new AppFailure(error);
+  }
+  const token = typeof data.token === 'string' ? data.token : '';
+  const expiresInSeconds = Number(data.expire_in);
+  if (!token || !Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0) {
+    throw new AppFailure({
+      code: ErrorCode.Provider,
+      message: `${what} failed: the provider's answer has no usable token or expiry.`,
+      httpStatus: raw.status,
+      retryable: false,
+    });
+  }
+  return { token, tokenType: String(data.token_type ?? 'Bearer'), expiresInSeconds };
+}
+
+/**
+ * Endpoint 2 (pmsproperty): proves a token works. Returns how many properties the provider listed, when its
+ * answer lists them (the contract does not show this body, so anything else still counts as valid on 200).
+ */
+export async function validateToken(http: AxiosInstance, token: string): Promise<{ propertyCount: number | null }> {
+  const what = 'Checking the access token';
+  const sent = await send(() => http.get('/jservice/pmsproperty', { headers: { Authorization: `Bearer ${token}` } }), {
+    what,
+    field: 'mainBaseUrl',
+    baseUrl: http.defaults.baseURL ?? '',
+  });
+  if (!sent.ok) throw new AppFailure(sent.error);
+  const { raw } = sent;
+  const body = parseBody(raw.body);
+  if (raw.status !== 200 || envelopeProblems(body).length > 0 && !isSuccess(body)) {
+    throw new AppFailure(providerError(raw, what));
+  }
+  const data = isObject(body) ? (body.Data ?? body.data) : undefined;
+  return { propertyCount: Array.isArray(data) ? data.length : null };
+}

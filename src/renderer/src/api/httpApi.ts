@@ -1,0 +1,77 @@
+import {
+  METHODS,
+  type ContractEvents,
+  type EventName,
+  type InnkeeperApi,
+  type Method,
+} from '../../../shared/contract';
+import { ErrorCode, fail, type Result } from '../../../shared/result';
+
+const STORAGE_KEY = 'innkeeper.session';
+
+/**
+ * The browser-mode session token: taken from `?session=` on first load, kept in sessionStorage for reloads,
+ * and removed from the address bar so it is not shared by copying the URL.
+ */
+export function sessionToken(): string | null {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('session');
+  if (fromUrl) {
+    sessionStorage.setItem(STORAGE_KEY, fromUrl);
+    url.searchParams.delete('session');
+    window.history.replaceState(null, '', url.toString());
+    return fromUrl;
+  }
+  return sessionStorage.getItem(STORAGE_KEY);
+}
+
+/** The contract over HTTP (calls) and one WebSocket (events), for browser mode. */
+export function createHttpApi(token: string): InnkeeperApi {
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  let socket: WebSocket | null = null;
+  let retryMs = 500;
+
+  const connect = () => {
+    const url = new URL('/api/events', window.location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('token', token);
+    socket = new WebSocket(url);
+    socket.onopen = () => (retryMs = 500);
+    socket.onmessage = (message) => {
+      const { event, payload } = JSON.parse(String(message.data)) as { event: EventName; payload: unknown };
+      listeners.get(event)?.forEach((l) => l(payload));
+    };
+    socket.onclose = () => {
+      socket = null;
+      if (listeners.size > 0) setTimeout(connect, (retryMs = Math.min(retryMs * 2, 10_000)));
+    };
+  };
+
+  const call = async (method: Method, args: unknown): Promise<Result<unknown>> => {
+    try {
+      const response = await fetch(`/api/call/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(args ?? {}),
+      });
+      return (await response.json()) as Result<unknown>;
+    } catch {
+      return fail({
+        code: ErrorCode.Network,
+        message: 'This page lost its connection to Innkeeper. Is Innkeeper still running?',
+        retryable: true,
+      });
+    }
+  };
+
+  const api: Record<string, unknown> = {};
+  for (const method of METHODS) api[method] = (args: unknown) => call(method, args);
+  api.on = <E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void) => {
+    const set = listeners.get(event) ?? new Set();
+    set.add(listener as (p: unknown) => void);
+    listeners.set(event, set);
+    if (!socket) connect();
+    return () => set.delete(listener as (p: unknown) => void);
+  };
+  return api as InnkeeperApi;
+}

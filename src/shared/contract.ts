@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ENVIRONMENTS, type Environment } from './environments';
+import type { SecretName } from './schemas/connection';
+import { connectionProfileInputSchema } from './schemas/connection';
+import type { AppError, Result } from './result';
+
+/** How the app is running: a real Electron window, or browser mode on loopback. */
+export type HostKind = 'electron' | 'browser';
+
+/** Facts about the running app, for the shell and the Settings footer. */
+export interface AppInfo {
+  version: string;
+  host: HostKind;
+  dataDir: string;
+  /** 'os-encrypted' under Electron safeStorage; 'file' (0600 file, weaker) under plain Node. */
+  secretStorage: 'os-encrypted' | 'file';
+}
+
+/** One environment's saved connection settings, as the renderer may see them: no secret values. */
+export interface ConnectionProfileView {
+  environment: Environment;
+  mainBaseUrl: string;
+  tokenBaseUrl: string;
+  domain: string;
+  /** base64 of the domain, sent as the `client-id` header. */
+  clientId: string;
+  facilityAppId: string;
+  paymentApiName: string;
+  notificationUser: string;
+  /** Whether each secret is stored. SECURITY: never the value. */
+  secretsSet: Record<SecretName, boolean>;
+  /** False until the owner saved this profile at least once. */
+  saved: boolean;
+}
+
+/** The token the app holds for the active environment. */
+export interface TokenStatus {
+  environment: Environment;
+  /** Epoch milliseconds when the token stops being valid. */
+  expiresAt: number;
+}
+
+/** Everything the Connection screen shows. */
+export interface ConnectionState {
+  active: Environment;
+  profiles: Record<Environment, ConnectionProfileView>;
+  token: TokenStatus | null;
+  /** True until the owner saved any connection: the app runs on the demo provider meanwhile. */
+  firstRun: boolean;
+  /** Set when the app was started with INNKEEPER_DEMO=1: the active environment is demo for this run. */
+  demoForced: boolean;
+}
+
+/** What a successful "Test connection" found. */
+export interface ConnectionTestResult {
+  environment: Environment;
+  /** Epoch milliseconds when the issued token expires. */
+  tokenExpiresAt: number;
+  /** Seconds of validity the provider announced (`expire_in`). */
+  expiresInSeconds: number;
+  /** True when the token was accepted by the validation endpoint (pmsproperty). */
+  validated: true;
+  /** Number of properties the validation endpoint listed, when it listed any. */
+  propertyCount: number | null;
+  checkedAt: number;
+}
+
+const empty = z.object({}).strict();
+
+/**
+ * The contract between the renderer and the core: method name → argument schema. Every host (Electron IPC,
+ * browser-mode HTTP) validates arguments with these schemas before a service sees them.
+ */
+export const contractArgs = {
+  'app.info': empty,
+  'connection.get': empty,
+  'connection.save': connectionProfileInputSchema,
+  'connection.test': connectionProfileInputSchema,
+  'connection.discardToken': z.object({ environment: z.enum(ENVIRONMENTS) }).strict(),
+} as const;
+
+/** The result type of each contract method. */
+export interface ContractResults {
+  'app.info': AppInfo;
+  'connection.get': ConnectionState;
+  'connection.save': ConnectionState;
+  'connection.test': ConnectionTestResult;
+  'connection.discardToken': ConnectionState;
+}
+
+/** Contract method names. */
+export type Method = keyof typeof contractArgs;
+/** The list of methods, in a fixed order (the preload builds one function per entry). */
+export const METHODS = Object.keys(contractArgs) as Method[];
+/** The argument a method takes, as the caller writes it. */
+export type MethodArgs<M extends Method> = z.input<(typeof contractArgs)[M]>;
+/** The argument a method receives after validation. */
+export type ParsedArgs<M extends Method> = z.output<(typeof contractArgs)[M]>;
+
+/** Events the core sends to the renderer: name → payload. */
+export interface ContractEvents {
+  'connection.changed': ConnectionState;
+}
+export type EventName = keyof ContractEvents;
+export const EVENT_NAMES: EventName[] = ['connection.changed'];
+
+/** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */
+export type InnkeeperApi = {
+  [M in Method]: (args: MethodArgs<M>) => Promise<Result<ContractResults[M]>>;
+} & {
+  /** Subscribes to an event; returns a function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void): () => void;
+};
+
+/** Maximum size of one serialized call (arguments), checked by every host. */
+export const MAX_CALL_BYTES = 256 * 1024;
+
+export type { AppError, Result };

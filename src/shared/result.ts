@@ -1,0 +1,51 @@
+/**
+ * Errors cross every boundary (provider client → services → gateway → renderer) as plain data.
+ * `field` names the form field the message belongs next to; `retryable` says whether trying again
+ * later can succeed without the owner changing anything.
+ */
+export interface AppError {
+  /** A stable machine-readable code, see {@link ErrorCode}. */
+  code: ErrorCode | string;
+  /** A sentence an owner can act on. Never contains a secret. */
+  message: string;
+  /** The form field this error belongs to, when there is one. */
+  field?: string;
+  /** HTTP status from the provider, when the error came from an HTTP answer. */
+  httpStatus?: number;
+  /** True when the same request may succeed later (network, timeout, 429, 5xx). */
+  retryable?: boolean;
+  /** Every field-level problem at once (field path → message), for forms that show them all. */
+  fields?: Record<string, string>;
+}
+
+/** The outcome of every contract call. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+/** Error codes the app itself produces (provider codes such as "497" pass through as strings). */
+export const ErrorCode = {
+  Validation: 'validation',
+  UnknownMethod: 'unknown_method',
+  Forbidden: 'forbidden',
+  Unauthorized: 'unauthorized',
+  Network: 'network',
+  Timeout: 'timeout',
+  Provider: 'provider',
+  WrongEnvironment: 'wrong_environment',
+  NotConfigured: 'not_configured',
+  Internal: 'internal',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Wraps a value as a successful result. */
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+/** Wraps an error as a failed result. */
+export const fail = <T = never>(error: AppError): Result<T> => ({ ok: false, error });
+
+/** An Error that carries an {@link AppError}, for code paths that throw. */
+export class AppFailure extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+    this.name = 'AppFailure';
+  }
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../environments';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A provider base URL. SECURITY: credentials only travel over https; plain http is allowed for
+ * loopback addresses only (the emulator on this computer).
+ */
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter the base URL.')
+  .max(300, 'At most 300 characters.')
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter a full URL such as https://connect.su-api.com/SUAPI.' });
+      return;
+    }
+    if (url.protocol === 'https:') return;
+    if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return;
+    ctx.addIssue({ code: 'custom', message: 'Use an https:// address (http is only allowed for this computer).' });
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** The partner's domain, whose base64 is the client-id. */
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, 'Enter the domain you registered with Su, such as myguesthouse.com.')
+  .max(253, 'At most 253 characters.')
+  .regex(
+    /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/,
+    'Enter a domain name such as myguesthouse.com (no http://, no slashes).',
+  );
+
+const optionalText = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(200, `${label}: at most 200 characters.`)
+    .regex(/^[^\s]*$/, `${label} cannot contain spaces.`)
+    .optional()
+    .default('');
+
+/** A secret typed by the owner: set when given, kept when omitted. Never echoed back. */
+const secretInput = z
+  .string()
+  .trim()
+  .min(1, 'Leave empty to keep the saved value, or type the new one.')
+  .max(1000, 'At most 1000 characters.')
+  .optional();
+
+/** The names of the secrets a connection profile holds. */
+export const SECRET_NAMES = ['clientSecret', 'facilityApiKey', 'paymentApiKey', 'notificationPassword'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+/** Secrets in a form submission: only those the owner typed are present. */
+export const secretsInputSchema = z
+  .object({
+    clientSecret: secretInput,
+    facilityApiKey: secretInput,
+    paymentApiKey: secretInput,
+    notificationPassword: secretInput,
+  })
+  .strict()
+  .default({});
+
+/** One environment's connection settings as the Connection form submits them. */
+export const connectionProfileInputSchema = z
+  .object({
+    environment: z.enum(ENVIRONMENTS, { message: 'Choose demo, sandbox or production.' }),
+    mainBaseUrl: baseUrlSchema.optional(),
+    tokenBaseUrl: baseUrlSchema.optional(),
+    domain: domainSchema,
+    facilityAppId: optionalText('App id'),
+    paymentApiName: optionalText('API name'),
+    notificationUser: optionalText('User name'),
+    secrets: secretsInputSchema,
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.environment === 'demo') return;
+    if (!value.mainBaseUrl) ctx.addIssue({ code: 'custom', path: ['mainBaseUrl'], message: 'Enter the base URL.' });
+    if (!value.tokenBaseUrl) ctx.addIssue({ code: 'custom', path: ['tokenBaseUrl'], message: 'Enter the base URL.' });
+  });
+export type ConnectionProfileInput = z.input<typeof connectionProfileInputSchema>;
+export type ConnectionProfile = z.output<typeof connectionProfileInputSchema>;
