@@ -8,7 +8,10 @@ import { builtinModules } from 'node:module';
 // Node's built-in modules under both spellings (fs and node:fs).
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-const noElectron = { name: 'electron', message: 'The core runs under plain Node: only src/main/hosts/electron and the preload may import electron.' };
+const noElectron = {
+  name: 'electron',
+  message: 'The core runs under plain Node: only src/main/hosts/electron and the preload may import electron.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.tmp/**'] },
@@ -35,7 +38,9 @@ export default tseslint.config(
   // The Electron host may import electron; the IPC gateway only its types (it is tested under plain Node).
   {
     files: ['src/main/hosts/electron/ipcGateway.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...noElectron, allowTypeImports: true }] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...noElectron, allowTypeImports: true }] }],
+    },
   },
   // src/shared and the renderer are environment-neutral / browser code: no Node built-ins, no electron.
   {
@@ -47,11 +52,18 @@ export default tseslint.config(
         {
           paths: [
             noElectron,
-            ...nodeBuiltins.map((name) => ({ name, message: 'src/shared and the renderer run in the browser: no Node built-ins.' })),
+            ...nodeBuiltins.map((name) => ({
+              name,
+              message: 'src/shared and the renderer run in the browser: no Node built-ins.',
+            })),
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'process', message: 'No Node globals here.' }, { name: 'Buffer', message: 'No Node globals here.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'No Node globals here.' },
+        { name: 'Buffer', message: 'No Node globals here.' },
+      ],
     },
   },
   prettier,

@@ -39,7 +39,14 @@ export function createCore(deps: CoreDeps): Core {
   const db = openDatabase(join(deps.dataDir, 'innkeeper.db'));
   const events = createEventBus();
   const profiles = createProfileStore({ settings: deps.settings, secrets: deps.secrets, demoUrls: deps.demoUrls });
-  const connection = createConnectionService({ profiles, secrets: deps.secrets, db, events, now, forceDemo: deps.forceDemo });
+  const connection = createConnectionService({
+    profiles,
+    secrets: deps.secrets,
+    db,
+    events,
+    now,
+    forceDemo: deps.forceDemo,
+  });
 
   const info: AppInfo = {
     version: deps.version,
@@ -64,7 +71,9 @@ export function createCore(deps: CoreDeps): Core {
 }
 
 /** Starts the built-in demo provider in this process and builds the core on top of it. */
-export async function startCoreWithDemo(deps: Omit<CoreDeps, 'demoUrls'>): Promise<Core & { emulator: RunningEmulator }> {
+export async function startCoreWithDemo(
+  deps: Omit<CoreDeps, 'demoUrls'>,
+): Promise<Core & { emulator: RunningEmulator }> {
   const emulator = await startEmulator();
   const core = createCore({ ...deps, demoUrls: { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } });
   return {

@@ -27,7 +27,5 @@ export function check<S extends z.ZodType>(
   value: unknown,
 ): { ok: true; value: z.output<S> } | { ok: false; error: AppError } {
   const parsed = schema.safeParse(value);
-  return parsed.success
-    ? { ok: true, value: parsed.data }
-    : { ok: false, error: validationError(parsed.error) };
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: validationError(parsed.error) };
 }

@@ -46,7 +46,12 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   return { db, path, version, transaction, close: () => db.close() };
 }
 
-function migrate(db: DatabaseSync, path: string, migrations: readonly Migration[], transaction: <T>(fn: () => T) => T): void {
+function migrate(
+  db: DatabaseSync,
+  path: string,
+  migrations: readonly Migration[],
+  transaction: <T>(fn: () => T) => T,
+): void {
   const current = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {

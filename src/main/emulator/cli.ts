@@ -27,7 +27,8 @@ export async function runEmulatorCli(argv: string[], env: NodeJS.ProcessEnv): Pr
     options[key] = isNumber ? Number(raw) : raw;
   }
   const port = values.port === undefined ? 4010 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: a port number 0-65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port: a port number 0-65535, got "${values.port}"`);
   const emulator = await startEmulator(options as Partial<EmulatorOptions>, { port, host: values.host ?? '127.0.0.1' });
   console.log(`main: ${emulator.mainUrl}`);
   console.log(`token: ${emulator.tokenUrl}`);

@@ -1,4 +1,10 @@
-import { contractArgs, MAX_CALL_BYTES, type ContractResults, type Method, type ParsedArgs } from '../../shared/contract';
+import {
+  contractArgs,
+  MAX_CALL_BYTES,
+  type ContractResults,
+  type Method,
+  type ParsedArgs,
+} from '../../shared/contract';
 import { AppFailure, ErrorCode, fail, ok, type AppError, type Result } from '../../shared/result';
 import { validationError } from '../../shared/validation';
 
@@ -18,8 +24,7 @@ const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.ha
  * that would carry one is replaced by an error, so a bug can never hand a secret to the renderer.
  */
 export function createDispatcher(handlers: Handlers, secretValues: () => string[]): Dispatcher {
-  const leaks = (serialized: string): boolean =>
-    secretValues().some((s) => s.length >= 6 && serialized.includes(s));
+  const leaks = (serialized: string): boolean => secretValues().some((s) => s.length >= 6 && serialized.includes(s));
 
   const guard = <T>(result: Result<T>, method: string): Result<T> => {
     if (!leaks(JSON.stringify(result))) return result;
@@ -46,7 +51,10 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
         // Unexpected: log the name and message only (a stack or object dump could carry request data).
         const name = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         console.error(`${method} failed unexpectedly: ${redact(name, secretValues())}`);
-        const internal: AppError = { code: ErrorCode.Internal, message: 'Something went wrong inside Innkeeper. Nothing was sent.' };
+        const internal: AppError = {
+          code: ErrorCode.Internal,
+          message: 'Something went wrong inside Innkeeper. Nothing was sent.',
+        };
         return fail(internal);
       }
     },

@@ -78,7 +78,7 @@ export async function validateToken(http: AxiosInstance, token: string): Promise
   if (!sent.ok) throw new AppFailure(sent.error);
   const { raw } = sent;
   const body = parseBody(raw.body);
-  if (raw.status !== 200 || envelopeProblems(body).length > 0 && !isSuccess(body)) {
+  if (raw.status !== 200 || (envelopeProblems(body).length > 0 && !isSuccess(body))) {
     throw new AppFailure(providerError(raw, what));
   }
   const data = isObject(body) ? (body.Data ?? body.data) : undefined;

@@ -32,7 +32,11 @@ export interface TokenManagerOptions {
 export function assertTokenFitsEnvironment(token: string, environment: Environment): void {
   const expected = TOKEN_PREFIX[environment];
   if (token.startsWith(expected)) return;
-  const got = token.startsWith('live_') ? 'a production (live_)' : token.startsWith('sandbox_') ? 'a sandbox' : 'an unrecognised';
+  const got = token.startsWith('live_')
+    ? 'a production (live_)'
+    : token.startsWith('sandbox_')
+      ? 'a sandbox'
+      : 'an unrecognised';
   throw new AppFailure({
     code: ErrorCode.WrongEnvironment,
     message: `The provider issued ${got} token, but this connection is set to ${environment}. Check that the base URL belongs to ${environment}; the token was not used.`,

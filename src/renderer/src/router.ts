@@ -9,7 +9,11 @@ export interface NavMeta {
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/connection' },
-  { path: '/connection', component: ConnectionView, meta: { title: 'Connection', icon: 'pi pi-link' } satisfies NavMeta },
+  {
+    path: '/connection',
+    component: ConnectionView,
+    meta: { title: 'Connection', icon: 'pi pi-link' } satisfies NavMeta,
+  },
   { path: '/:pathMatch(.*)*', redirect: '/connection' },
 ];
 

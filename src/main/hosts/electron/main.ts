@@ -24,26 +24,42 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  const config = readRuntimeConfig({ ...process.env, INNKEEPER_DATA_DIR: process.env.INNKEEPER_DATA_DIR || app.getPath('userData') });
-  const settings = new ElectronStore<Record<string, unknown>>({ cwd: config.dataDir, name: 'settings', clearInvalidConfig: true });
+  const config = readRuntimeConfig({
+    ...process.env,
+    INNKEEPER_DATA_DIR: process.env.INNKEEPER_DATA_DIR || app.getPath('userData'),
+  });
+  const settings = new ElectronStore<Record<string, unknown>>({
+    cwd: config.dataDir,
+    name: 'settings',
+    clearInvalidConfig: true,
+  });
   core = await startCoreWithDemo({
     host: 'electron',
     version: app.getVersion(),
     dataDir: config.dataDir,
-    settings: { get: (k) => settings.get(k) as never, set: (k, v) => settings.set(k, v), delete: (k) => settings.delete(k) },
+    settings: {
+      get: (k) => settings.get(k) as never,
+      set: (k, v) => settings.set(k, v),
+      delete: (k) => settings.delete(k),
+    },
     secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
     forceDemo: config.forceDemo,
   });
   const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
   window = createMainWindow(preloadDir);
   const urlPrefix = rendererUrl();
-  registerIpcGateway(ipcMain, core.dispatcher, (event) =>
-    window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, urlPrefix }),
+  registerIpcGateway(
+    ipcMain,
+    core.dispatcher,
+    (event) => window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, urlPrefix }),
   );
   core.events.onAny((event, payload) => {
     if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
   });
-  createTray(() => window, () => app.quit());
+  createTray(
+    () => window,
+    () => app.quit(),
+  );
   window.on('closed', () => (window = null));
 }
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { MAX_CALL_BYTES } from '../../../shared/contract';
 import { ErrorCode } from '../../../shared/result';
 import type { Core } from '../../core';
@@ -26,6 +26,14 @@ export interface RunningWebHost {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** Answers a refused WebSocket upgrade and closes its socket (otherwise it would stay open, unused). */
+function refuseUpgrade(reply: FastifyReply, status: 401 | 421): FastifyReply {
+  reply.hijack();
+  const text = status === 401 ? 'Unauthorized' : 'Misdirected Request';
+  reply.raw.socket?.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  return reply;
+}
+
 /**
  * Browser mode: the built renderer and the contract over HTTP (calls) and WebSocket (events).
  * SECURITY: binds 127.0.0.1 only; every call and the socket need the random session token (compared
@@ -33,22 +41,32 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * so other sites cannot read answers; the event socket also checks its Origin.
  */
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
-  const app = Fastify({ logger: false, bodyLimit: MAX_CALL_BYTES, requestTimeout: 60_000 });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_CALL_BYTES,
+    requestTimeout: 60_000,
+    forceCloseConnections: true,
+  });
   const expected = digest(options.token);
   const tokenOk = (candidate: string | undefined) => !!candidate && timingSafeEqual(digest(candidate), expected);
   let allowedHosts = new Set<string>();
 
   app.addHook('onRequest', async (request, reply) => {
     if (!allowedHosts.has(request.headers.host ?? '')) {
+      if (request.headers.upgrade) return refuseUpgrade(reply, 421);
       return reply.code(421).send({ ok: false, error: { code: ErrorCode.Forbidden, message: 'Unknown host.' } });
     }
     if (!request.url.startsWith('/api/')) return;
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const fromQuery = request.url.startsWith('/api/events') ? (request.query as { token?: string }).token : undefined;
     if (!tokenOk(bearer ?? fromQuery)) {
+      if (request.headers.upgrade) return refuseUpgrade(reply, 401);
       return reply
         .code(401)
-        .send({ ok: false, error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' } });
+        .send({
+          ok: false,
+          error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' },
+        });
     }
   });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -79,7 +97,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   } catch (error) {
     await app.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${options.port} on 127.0.0.1 is already in use; set INNKEEPER_WEB_PORT to a free port (or 0).`);
+      throw new Error(
+        `Port ${options.port} on 127.0.0.1 is already in use; set INNKEEPER_WEB_PORT to a free port (or 0).`,
+      );
     }
     throw error;
   }

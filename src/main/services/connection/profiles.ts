@@ -1,11 +1,6 @@
 import { clientIdFromDomain } from '../../../shared/clientId';
 import type { ConnectionProfileView } from '../../../shared/contract';
-import {
-  DEFAULT_BASE_URLS,
-  DEMO_CREDENTIALS,
-  ENVIRONMENTS,
-  type Environment,
-} from '../../../shared/environments';
+import { DEFAULT_BASE_URLS, DEMO_CREDENTIALS, ENVIRONMENTS, type Environment } from '../../../shared/environments';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/schemas/connection';
 import type { SecretStore } from '../../secrets/secretStore';
 import type { SettingsStore } from '../../settings/settingsStore';
@@ -58,7 +53,14 @@ export function createProfileStore(deps: { settings: SettingsStore; secrets: Sec
       };
     }
     const urls = DEFAULT_BASE_URLS[environment];
-    return { mainBaseUrl: urls.main, tokenBaseUrl: urls.token, domain: '', facilityAppId: '', paymentApiName: '', notificationUser: '' };
+    return {
+      mainBaseUrl: urls.main,
+      tokenBaseUrl: urls.token,
+      domain: '',
+      facilityAppId: '',
+      paymentApiName: '',
+      notificationUser: '',
+    };
   };
 
   const stored = (environment: Environment) => settings.get<StoredProfile>(`connection.profiles.${environment}`);
@@ -115,7 +117,10 @@ export function createProfileStore(deps: { settings: SettingsStore; secrets: Sec
         environment,
         ...f,
         clientId: clientIdFromDomain(f.domain),
-        secrets: Object.fromEntries(SECRET_NAMES.map((n) => [n, secret(environment, n)])) as Record<SecretName, string | null>,
+        secrets: Object.fromEntries(SECRET_NAMES.map((n) => [n, secret(environment, n)])) as Record<
+          SecretName,
+          string | null
+        >,
       };
     },
     /** The profile a form submission describes: typed secrets win, untyped ones come from the store. */

@@ -1,10 +1,4 @@
-import {
-  METHODS,
-  type ContractEvents,
-  type EventName,
-  type InnkeeperApi,
-  type Method,
-} from '../../../shared/contract';
+import { METHODS, type ContractEvents, type EventName, type InnkeeperApi, type Method } from '../../../shared/contract';
 import { ErrorCode, fail, type Result } from '../../../shared/result';
 
 const STORAGE_KEY = 'innkeeper.session';

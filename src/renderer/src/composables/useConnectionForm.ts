@@ -1,7 +1,12 @@
 import { computed, reactive, ref, watch, type Ref } from 'vue';
 import type { ConnectionState } from '../../../shared/contract';
 import type { Environment } from '../../../shared/environments';
-import { connectionProfileInputSchema, SECRET_NAMES, type ConnectionProfileInput, type SecretName } from '../../../shared/schemas/connection';
+import {
+  connectionProfileInputSchema,
+  SECRET_NAMES,
+  type ConnectionProfileInput,
+  type SecretName,
+} from '../../../shared/schemas/connection';
 import type { AppError } from '../../../shared/result';
 import { check } from '../../../shared/validation';
 
@@ -56,7 +61,14 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
     const p = profile.value;
     if (!p) return false;
     if (environment.value !== state.value?.active) return true;
-    const fields = ['mainBaseUrl', 'tokenBaseUrl', 'domain', 'facilityAppId', 'paymentApiName', 'notificationUser'] as const;
+    const fields = [
+      'mainBaseUrl',
+      'tokenBaseUrl',
+      'domain',
+      'facilityAppId',
+      'paymentApiName',
+      'notificationUser',
+    ] as const;
     return fields.some((f) => model[f].trim() !== p[f]) || SECRET_NAMES.some((n) => model.secrets[n] !== '');
   });
 

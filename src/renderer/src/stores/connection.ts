@@ -63,5 +63,19 @@ export const useConnectionStore = defineStore('connection', () => {
     saveError.value = null;
   }
 
-  return { state, loadError, active, testResult, testError, saveError, testing, saving, load, listen, test, save, clearOutcome };
+  return {
+    state,
+    loadError,
+    active,
+    testResult,
+    testError,
+    saveError,
+    testing,
+    saving,
+    load,
+    listen,
+    test,
+    save,
+    clearOutcome,
+  };
 });

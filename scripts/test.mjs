@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// `npm test`: every suite in order — typecheck, lint, unit + integration (Vitest), build, end-to-end in
+// Chromium (Playwright, browser mode), Electron smoke test — then one line "N passed, N failed, N skipped"
+// over all of them (each of typecheck, lint and build counts as one check). The line is also written to
+// test-results/summary.txt for .ci/run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n━━ ${label} ━━`);
+  const started = Date.now();
+  const r = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: r.status === 0, seconds };
+}
+
+function check(label, command, args) {
+  const { ok, seconds } = run(label, command, args);
+  totals[ok ? 'passed' : 'failed'] += 1;
+  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
+  return ok;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function suite(label, command, args, jsonFile, count, env) {
+  const { ok, seconds } = run(label, command, args, env);
+  const report = readJson(jsonFile);
+  if (!report) {
+    totals.failed += 1;
+    lines.push(`${label}: no report was written (exit ${ok ? 0 : 'non-zero'}) — counted as one failure`);
+    return;
+  }
+  const c = count(report);
+  if (!ok && c.failed === 0) c.failed = 1; // the runner failed outside any test (setup, collection)
+  totals.passed += c.passed;
+  totals.failed += c.failed;
+  totals.skipped += c.skipped;
+  lines.push(`${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds}s)`);
+}
+
+check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']) &&
+  check('typecheck (renderer)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']);
+check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+suite(
+  'unit + integration (vitest)',
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
+  join(results, 'vitest.json'),
+  (r) => ({
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: r.numPendingTests + r.numTodoTests,
+  }),
+);
+const built = check('build', bin('electron-vite'), ['build', '--logLevel', 'warn']);
+const playwrightCount = (r) => ({
+  passed: r.stats.expected + r.stats.flaky,
+  failed: r.stats.unexpected,
+  skipped: r.stats.skipped,
+});
+if (built) {
+  suite(
+    'end-to-end (playwright, chromium)',
+    bin('playwright'),
+    ['test', '--reporter=list,json'],
+    join(results, 'e2e.json'),
+    playwrightCount,
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: join(results, 'e2e.json'),
+    },
+  );
+  suite(
+    'electron smoke (playwright _electron)',
+    bin('playwright'),
+    ['test', '-c', 'test/electron/playwright.config.ts', '--reporter=list,json'],
+    join(results, 'electron.json'),
+    playwrightCount,
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: join(results, 'electron.json'),
+    },
+  );
+} else {
+  totals.failed += 1;
+  lines.push('end-to-end: not run because the build failed — counted as one failure');
+}
+
+const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+console.log(`\n━━ summary ━━\n${lines.join('\n')}\n`);
+writeFileSync(join(results, 'summary.txt'), `${summary}\n`);
+if (!existsSync(join(results, 'summary.txt'))) process.exit(1);
+console.log(summary);
+process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,25 @@
+import { startCoreWithDemo } from '../../src/main/core';
+import { createFileSecretStore } from '../../src/main/secrets/secretStore';
+import { createConfSettingsStore } from '../../src/main/settings/settingsStore';
+import { tempDir } from './tempDir';
+
+/** A real core (temp data folder, conf settings, 0600 secret file) on its own in-process demo emulator. */
+export async function startTestCore(options: { forceDemo?: boolean } = {}) {
+  const dir = tempDir();
+  const core = await startCoreWithDemo({
+    host: 'browser',
+    version: '0.0.0-test',
+    dataDir: dir.path,
+    settings: createConfSettingsStore(dir.path),
+    secrets: createFileSecretStore(dir.path),
+    forceDemo: options.forceDemo ?? false,
+  });
+  return {
+    core,
+    dataDir: dir.path,
+    async stop() {
+      await core.close();
+      dir.remove();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALL_CHANNEL, isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
+import { createDispatcher } from '../../src/main/gateway/dispatcher';
+import type { Result } from '../../src/shared/result';
+import { startTestCore } from '../support/core';
+
+type Handler = (event: IpcMainInvokeEvent, method: unknown, args: unknown) => Promise<Result<unknown>>;
+const APP_URL = 'file:///opt/Innkeeper/resources/app/out/renderer/index.html';
+const SENTINEL = 'sentinel-secret-7f3a9c1e';
+
+/** A fake ipcMain that records the handler, and fake events shaped like Electron's. */
+function fakeIpc() {
+  const handlers = new Map<string, Handler>();
+  return {
+    ipcMain: { handle: (channel: string, fn: Handler) => void handlers.set(channel, fn) },
+    invoke: (event: unknown, method: unknown, args?: unknown) =>
+      handlers.get(CALL_CHANNEL)!(event as IpcMainInvokeEvent, method, args),
+  };
+}
+const event = (over: { id?: number; url?: string; parent?: unknown } = {}) => ({
+  sender: { id: over.id ?? 7 },
+  senderFrame: { url: over.url ?? `${APP_URL}#/connection`, parent: over.parent ?? null },
+});
+
+describe('IPC gateway', () => {
+  let ctx: Awaited<ReturnType<typeof startTestCore>>;
+  let ipc: ReturnType<typeof fakeIpc>;
+
+  beforeEach(async () => {
+    ctx = await startTestCore();
+    ipc = fakeIpc();
+    registerIpcGateway(ipc.ipcMain as never, ctx.core.dispatcher, (e) =>
+      isAppMainFrame(e, { webContentsId: 7, urlPrefix: APP_URL }),
+    );
+  });
+  afterEach(() => ctx.stop());
+
+  it('serves a call from the app main frame as {ok, value}', async () => {
+    const result = await ipc.invoke(event(), 'app.info', {});
+    expect(result).toMatchObject({ ok: true, value: { host: 'browser', version: '0.0.0-test' } });
+  });
+
+  it.each([
+    ['another window', event({ id: 8 })],
+    ['an iframe inside the app', event({ parent: { url: APP_URL } })],
+    ['a page the window navigated to', event({ url: 'https://evil.example/' })],
+    ['an event without a frame', { sender: { id: 7 }, senderFrame: null }],
+  ])('refuses a call from %s', async (_name, foreign) => {
+    const result = await ipc.invoke(foreign, 'connection.get', {});
+    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'forbidden' }) });
+  });
+
+  it('refuses an unknown method', async () => {
+    const result = await ipc.invoke(event(), 'fs.readFile', { path: '/etc/passwd' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+  });
+
+  it('answers bad arguments with a validation error naming the field, before any service runs', async () => {
+    const result = await ipc.invoke(event(), 'connection.save', {
+      environment: 'sandbox',
+      mainBaseUrl: 'http://connect.su-api.com/SUAPI',
+      tokenBaseUrl: 'https://token.suissu.com',
+      domain: 'my guesthouse',
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('validation');
+    expect(result.error.fields).toMatchObject({
+      mainBaseUrl: expect.stringContaining('https'),
+      domain: expect.stringContaining('domain name'),
+    });
+    const state = await ipc.invoke(event(), 'connection.get', {});
+    expect(state).toMatchObject({ ok: true, value: { firstRun: true } });
+  });
+
+  it('rejects unexpected keys and oversized arguments', async () => {
+    const extra = await ipc.invoke(event(), 'connection.get', { __proto__x: 1 });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'validation' } });
+    const huge = await ipc.invoke(event(), 'connection.test', { environment: 'demo', domain: 'a'.repeat(300_000) });
+    expect(huge).toMatchObject({
+      ok: false,
+      error: { code: 'validation', message: expect.stringContaining('too large') },
+    });
+  });
+
+  it('a saved secret never appears in any result', async () => {
+    const input = {
+      environment: 'sandbox',
+      mainBaseUrl: 'https://connect-sandbox.su-api.com/SUAPI',
+      tokenBaseUrl: 'https://token.suissu.com',
+      domain: 'myguesthouse.com',
+      secrets: {
+        clientSecret: SENTINEL,
+        facilityApiKey: `${SENTINEL}-f`,
+        paymentApiKey: `${SENTINEL}-p`,
+        notificationPassword: `${SENTINEL}-n`,
+      },
+    };
+    const results = [
+      await ipc.invoke(event(), 'connection.save', input),
+      await ipc.invoke(event(), 'connection.get', {}),
+      await ipc.invoke(event(), 'app.info', {}),
+      await ipc.invoke(event(), 'connection.test', { ...input, secrets: {} }),
+    ];
+    for (const r of results) expect(JSON.stringify(r)).not.toContain(SENTINEL);
+    expect(results[1]).toMatchObject({
+      ok: true,
+      value: { active: 'sandbox', profiles: { sandbox: { secretsSet: { clientSecret: true, paymentApiKey: true } } } },
+    });
+  });
+
+  it('withholds a result that would carry a secret, even when a handler is buggy', async () => {
+    const leaky = createDispatcher(
+      {
+        'app.info': () => ({ version: SENTINEL }) as never,
+        'connection.get': () => ({}) as never,
+        'connection.save': () => ({}) as never,
+        'connection.test': () => {
+          throw new Error(`token request failed with secret ${SENTINEL}`);
+        },
+        'connection.discardToken': () => ({}) as never,
+      },
+      () => [SENTINEL],
+    );
+    const info = await leaky.dispatch('app.info', {});
+    expect(JSON.stringify(info)).not.toContain(SENTINEL);
+    expect(info).toMatchObject({ ok: false, error: { code: 'internal' } });
+    const thrown = await leaky.dispatch('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
+    expect(JSON.stringify(thrown)).not.toContain(SENTINEL);
+  });
+});

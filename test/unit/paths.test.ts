@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDataDir, readRuntimeConfig } from '../../src/main/paths';
+import { clientIdFromDomain, domainFromClientId } from '../../src/shared/clientId';
+
+describe('runtime configuration from the environment', () => {
+  it('uses the OS app-data folder by default', () => {
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/home/o/.config' }, 'linux')).toBe('/home/o/.config/Innkeeper');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\o\\AppData\\Roaming' }, 'win32')).toContain('Innkeeper');
+  });
+
+  it('reads INNKEEPER_DATA_DIR, INNKEEPER_WEB_PORT and INNKEEPER_DEMO', () => {
+    expect(
+      readRuntimeConfig({ INNKEEPER_DATA_DIR: '/tmp/x', INNKEEPER_WEB_PORT: '4321', INNKEEPER_DEMO: '1' }),
+    ).toEqual({
+      dataDir: '/tmp/x',
+      webPort: 4321,
+      forceDemo: true,
+    });
+  });
+
+  it('names the variable when a value is wrong', () => {
+    expect(() => readRuntimeConfig({ INNKEEPER_WEB_PORT: 'eighty' })).toThrow(/INNKEEPER_WEB_PORT/);
+    expect(() => readRuntimeConfig({ INNKEEPER_DEMO: 'yes' })).toThrow(/INNKEEPER_DEMO/);
+  });
+});
+
+describe('client-id', () => {
+  it('is the base64 of the domain and reverses', () => {
+    expect(clientIdFromDomain('demo.innkeeper.test')).toBe(Buffer.from('demo.innkeeper.test').toString('base64'));
+    expect(domainFromClientId(clientIdFromDomain('ünï.example'))).toBe('ünï.example');
+  });
+});
