@@ -55,8 +55,9 @@ function suite(label, command, args, jsonFile, count, env) {
   lines.push(`${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds}s)`);
 }
 
-check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']) &&
+if (check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json'])) {
   check('typecheck (renderer)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']);
+}
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 suite(
   'unit + integration (vitest)',

@@ -41,6 +41,14 @@ export async function issueToken(
   const data = isObject(body) ? (body.Data ?? body.data) : undefined;
   if (raw.status !== 200 || !isSuccess(body) || !isObject(data)) {
     const error = providerError(raw, what, authField);
+    // Plain words next to the field, with the provider's own text kept for support.
+    const plain: Record<string, string> = {
+      clientSecret: 'Su did not accept this client secret. Copy it again from the partner console',
+      domain: 'Su does not know this domain. Use the domain you registered in the partner console',
+    };
+    for (const [field, text] of Object.entries(error.fields ?? {})) {
+      if (plain[field]) error.fields![field] = `${plain[field]} (Su said: “${text}”).`;
+    }
     if (raw.status === 401 && !error.field) {
       error.field = 'clientSecret';
       error.message = `${what} failed: the provider did not accept the domain and client secret (HTTP 401).`;

@@ -8,14 +8,11 @@ export function useNow() {
   return now;
 }
 
-/** "59 min 12 s", "12 s", or "expired". */
+/** "59 min 12 s", "12 s", "3 h 5 min", or "expired". Minutes and seconds up to two hours, so an hour-long token visibly counts down. */
 export function formatRemaining(ms: number): string {
   if (ms <= 0) return 'expired';
   const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h} h ${m} min`;
-  if (m > 0) return `${m} min ${String(s).padStart(2, '0')} s`;
-  return `${s} s`;
+  if (total >= 7200) return `${Math.floor(total / 3600)} h ${Math.floor((total % 3600) / 60)} min`;
+  if (total >= 60) return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
+  return `${total} s`;
 }

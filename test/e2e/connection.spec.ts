@@ -1,0 +1,103 @@
+import { expect, startApp, stopApp, test } from './app';
+
+const shots = 'test-results/screenshots';
+
+test('a new owner opens the app, picks the demo provider, tests the connection and sees it work', async ({
+  app,
+  page,
+}) => {
+  await page.goto(app.url);
+  await expect(page.getByRole('heading', { name: 'Connection' })).toBeVisible();
+  await expect(page.getByTestId('first-run')).toContainText('built-in demo provider');
+  // The session token is taken out of the address bar.
+  expect(page.url()).not.toContain('session=');
+  // The navigation lists only screens that exist.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Connection']);
+  await page.screenshot({ path: `${shots}/shell-first-run.png`, fullPage: true, animations: 'disabled' });
+
+  await page.getByRole('radio', { name: /Built-in demo provider/ }).click();
+  await expect(page.getByLabel('Domain')).toHaveValue('demo.innkeeper.test');
+  await expect(page.getByLabel('Client id (computed)')).toHaveValue('ZGVtby5pbm5rZWVwZXIudGVzdA==');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+
+  const success = page.getByTestId('test-success');
+  await expect(success).toContainText('Connected to Built-in demo provider');
+  await expect(success).toContainText('2 properties');
+  await expect(page.getByTestId('token-countdown')).toHaveText(/^(59 min \d\d s|60 min 00 s)$/);
+  await expect(page.getByTestId('connection-badge')).toContainText('Token valid');
+  await page.screenshot({ path: `${shots}/connection-success.png`, fullPage: true, animations: 'disabled' });
+});
+
+test('a wrong client secret shows the provider’s error next to the client secret field', async ({ app, page }) => {
+  await page.goto(app.url);
+  await page.getByRole('radio', { name: /Built-in demo provider/ }).click();
+  await page.getByLabel('Client secret').fill('this-is-not-the-secret');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+
+  const fieldError = page.locator('#clientSecret-error');
+  await expect(fieldError).toContainText('Su did not accept this client secret');
+  await expect(fieldError).toContainText('Invalid client-secret');
+  await expect(page.getByLabel('Client secret')).toHaveAttribute('aria-describedby', 'clientSecret-error');
+  await expect(page.getByTestId('test-error')).toContainText('The connection did not work');
+  // What the owner typed is still there.
+  await expect(page.getByLabel('Client secret')).toHaveValue('this-is-not-the-secret');
+  await page.screenshot({ path: `${shots}/connection-wrong-secret.png`, fullPage: true, animations: 'disabled' });
+
+  await page.getByLabel('Client secret').fill('');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('test-success')).toBeVisible();
+  await expect(fieldError).toHaveCount(0);
+});
+
+test('sandbox settings are checked before anything is sent, and saved ones survive a restart', async ({ page }) => {
+  const first = await startApp();
+  try {
+    await page.goto(first.url);
+    await page.getByRole('radio', { name: /Su sandbox/ }).click();
+    await expect(page.getByLabel('API base URL')).toHaveValue('https://connect-sandbox.su-api.com/SUAPI');
+    await page.getByLabel('API base URL').fill('http://connect-sandbox.su-api.com/SUAPI');
+    await page.getByLabel('Domain').fill('https://my guesthouse');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.locator('#mainBaseUrl-error')).toContainText('https://');
+    await expect(page.locator('#domain-error')).toContainText('domain name');
+
+    await page.getByLabel('API base URL').fill('https://connect-sandbox.su-api.com/SUAPI');
+    await page.getByLabel('Domain').fill('myguesthouse.com');
+    await expect(page.getByLabel('Client id (computed)')).toHaveValue('bXlndWVzdGhvdXNlLmNvbQ==');
+    await page.getByLabel('Client secret').fill('my-sandbox-secret');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('All changes saved')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Su sandbox/ })).toContainText('In use');
+    await page.screenshot({ path: `${shots}/connection-sandbox-saved.png`, fullPage: true, animations: 'disabled' });
+  } finally {
+    await stopApp(first, false);
+  }
+
+  const second = await startApp({}, first.dataDir);
+  try {
+    await page.goto(second.url);
+    await expect(page.getByRole('radio', { name: /Su sandbox/ })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByLabel('Domain')).toHaveValue('myguesthouse.com');
+    await expect(page.getByLabel('Client secret')).toHaveValue('');
+    await expect(page.getByLabel('Client secret')).toHaveAttribute('placeholder', 'Saved — type to replace');
+    await expect(page.getByTestId('first-run')).toHaveCount(0);
+  } finally {
+    await stopApp(second);
+  }
+});
+
+test('without the session link the page explains how to open the app and reaches nothing', async ({ app, page }) => {
+  await page.goto(new URL(app.url).origin);
+  await expect(page.getByText('opened without its session link')).toBeVisible();
+});
+
+test('INNKEEPER_DEMO=1 starts on the demo provider and says so', async ({ page }) => {
+  const app = await startApp({ INNKEEPER_DEMO: '1' });
+  try {
+    await page.goto(app.url);
+    await expect(page.getByText('INNKEEPER_DEMO=1')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Built-in demo provider/ })).toContainText('In use');
+  } finally {
+    await stopApp(app);
+  }
+});
