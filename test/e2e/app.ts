@@ -52,6 +52,8 @@ export async function stopApp(app: RunningApp, removeData = true): Promise<void>
 
 /** `app`: a fresh Innkeeper per test. */
 export const test = base.extend<{ app: RunningApp }>({
+  // Playwright requires a destructuring pattern as the first fixture argument, even an empty one.
+  // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {
     const app = await startApp();
     await use(app);

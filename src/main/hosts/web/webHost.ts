@@ -61,12 +61,10 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     const fromQuery = request.url.startsWith('/api/events') ? (request.query as { token?: string }).token : undefined;
     if (!tokenOk(bearer ?? fromQuery)) {
       if (request.headers.upgrade) return refuseUpgrade(reply, 401);
-      return reply
-        .code(401)
-        .send({
-          ok: false,
-          error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' },
-        });
+      return reply.code(401).send({
+        ok: false,
+        error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' },
+      });
     }
   });
   app.addHook('onSend', async (_request, reply, payload) => {
