@@ -16,7 +16,7 @@ function electronMissingReason() {
   if (!existsSync(dir)) return 'the electron package is not installed';
   const pathFile = join(dir, 'path.txt');
   if (!existsSync(pathFile))
-    return 'its binary was never downloaded (the download host is not reachable from this machine)';
+    return 'its binary was never downloaded; its download host is not reachable from this machine';
   const executable = join(dir, 'dist', readFileSync(pathFile, 'utf8'));
   if (!existsSync(executable)) return `its binary is missing (${executable})`;
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
@@ -37,7 +37,7 @@ if (!wantWeb && reason === null) {
   const child = spawn(bin('electron-vite'), ['preview'], { stdio: 'inherit', cwd: root });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  if (reason) console.log(`Electron cannot start here (${reason}); starting browser mode instead.`);
+  if (reason) console.log(`Electron cannot start here: ${reason}. Starting browser mode instead.`);
   console.log('Building Innkeeper…');
   const build = spawnSync(bin('electron-vite'), ['build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);

@@ -49,6 +49,8 @@ export interface ConnectionState {
   firstRun: boolean;
   /** Set when the app was started with INNKEEPER_DEMO=1: the active environment is demo for this run. */
   demoForced: boolean;
+  /** Stored secrets that could not be decrypted (keychain changed): the owner must enter them again. */
+  unreadableSecrets: { environment: Environment; name: SecretName }[];
 }
 
 /** What a successful "Test connection" found. */

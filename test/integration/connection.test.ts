@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionState, ConnectionTestResult } from '../../src/shared/contract';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import type { Result } from '../../src/shared/result';
+import { createFileSecretStore } from '../../src/main/secrets/secretStore';
 import { startTestCore } from '../support/core';
+import { tempDir } from '../support/tempDir';
 
 describe('connection settings and "Test connection"', () => {
   let ctx: Awaited<ReturnType<typeof startTestCore>>;
@@ -148,5 +150,31 @@ describe('connection settings and "Test connection"', () => {
     });
     const state = await call<ConnectionState>('connection.get', {});
     expect(state).toMatchObject({ ok: true, value: { active: 'demo', demoForced: true } });
+  });
+});
+
+describe('secrets that cannot be decrypted', () => {
+  it('are reported as needing re-entry instead of crashing, and saving a new value clears that', () => {
+    const dir = tempDir();
+    // A codec standing in for safeStorage whose key changed: everything written before fails to decrypt.
+    let key = 'old';
+    const codec = {
+      kind: 'os-encrypted' as const,
+      encode: (plain: string) => `${key}:${plain}`,
+      decode: (stored: string) => {
+        if (!stored.startsWith(`${key}:`)) throw new Error('decryption failed');
+        return stored.slice(key.length + 1);
+      },
+    };
+    createFileSecretStore(dir.path, codec).set('sandbox.clientSecret', 'before-key-change');
+    key = 'new';
+    const store = createFileSecretStore(dir.path, codec);
+    expect(store.get('sandbox.clientSecret')).toBeNull();
+    expect(store.unreadable()).toEqual(['sandbox.clientSecret']);
+    expect(store.values()).not.toContain('before-key-change');
+    store.set('sandbox.clientSecret', 'after-key-change');
+    expect(store.unreadable()).toEqual([]);
+    expect(createFileSecretStore(dir.path, codec).get('sandbox.clientSecret')).toBe('after-key-change');
+    dir.remove();
   });
 });

@@ -1,4 +1,5 @@
 import { safeStorage } from 'electron';
+import { AppFailure } from '../../../shared/result';
 import type { SecretCodec } from '../../secrets/secretStore';
 
 /**
@@ -11,9 +12,12 @@ export const safeStorageCodec: SecretCodec = {
   encode(plain) {
     const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os';
     if (!safeStorage.isEncryptionAvailable() || backend === 'basic_text') {
-      throw new Error(
-        'Your system offers no secure storage for passwords (no keyring is running), so Innkeeper will not save secrets. Start your desktop keyring and try again.',
-      );
+      throw new AppFailure({
+        code: 'secure_storage_unavailable',
+        message:
+          'Your system offers no secure storage for passwords (no keyring is running), so Innkeeper did not save the secrets. Start your desktop keyring and save again.',
+        retryable: true,
+      });
     }
     return safeStorage.encryptString(plain).toString('base64');
   },

@@ -23,7 +23,8 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Innkeeper',
-    backgroundColor: '#f7f7f5',
+    backgroundColor: '#f6f7f6',
+    icon: fileURLToPath(new URL('../../resources/icon.png', import.meta.url)),
     webPreferences: {
       preload: join(preloadDir, 'index.cjs'),
       sandbox: true,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ConnectionState, ConnectionTestResult } from '../../../shared/contract';
 import { ENVIRONMENTS, type Environment } from '../../../shared/environments';
 import { AppFailure, ErrorCode, type AppError } from '../../../shared/result';
-import type { ConnectionProfile } from '../../../shared/schemas/connection';
+import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/schemas/connection';
 import type { Database } from '../../db/database';
 import type { EventBus } from '../../events';
 import { issueToken, validateToken } from '../../provider/auth';
@@ -85,6 +85,11 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       token: expiresAt ? { environment: env, expiresAt } : null,
       firstRun: profiles.active() === undefined,
       demoForced: deps.forceDemo,
+      unreadableSecrets: secrets
+        .unreadable()
+        .map((key) => key.split('.') as [Environment, string])
+        .filter((pair): pair is [Environment, SecretName] => (SECRET_NAMES as readonly string[]).includes(pair[1]))
+        .map(([environment, name]) => ({ environment, name })),
     };
   };
 
