@@ -2,27 +2,13 @@
 // `npm start`: the Electron app where the Electron runtime is installed, otherwise browser mode.
 // `npm run web` (--web): browser mode directly. Both build first, so what runs is what the source says.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronMissingReason } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
 const wantWeb = process.argv.includes('--web');
-
-/** Why the Electron runtime cannot start here, or null when it can. Never triggers its download. */
-function electronMissingReason() {
-  const dir = join(root, 'node_modules', 'electron');
-  if (!existsSync(dir)) return 'the electron package is not installed';
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile))
-    return 'its binary was never downloaded; its download host is not reachable from this machine';
-  const executable = join(dir, 'dist', readFileSync(pathFile, 'utf8'));
-  if (!existsSync(executable)) return `its binary is missing (${executable})`;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
-    return 'there is no display';
-  return null;
-}
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
@@ -32,7 +18,7 @@ if (major < 22) {
   process.exit(1);
 }
 
-const reason = wantWeb ? null : electronMissingReason();
+const reason = wantWeb ? null : electronMissingReason(root);
 if (!wantWeb && reason === null) {
   const child = spawn(bin('electron-vite'), ['preview'], { stdio: 'inherit', cwd: root });
   child.on('exit', (code) => process.exit(code ?? 0));

@@ -47,6 +47,8 @@ export interface ConnectionState {
   token: TokenStatus | null;
   /** True until the owner saved any connection: the app runs on the demo provider meanwhile. */
   firstRun: boolean;
+  /** The environment the owner saved last (null before the first save); differs from `active` under INNKEEPER_DEMO. */
+  savedActive: Environment | null;
   /** Set when the app was started with INNKEEPER_DEMO=1: the active environment is demo for this run. */
   demoForced: boolean;
   /** Stored secrets that could not be decrypted (keychain changed): the owner must enter them again. */

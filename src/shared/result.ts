@@ -10,6 +10,8 @@ export interface AppError {
   message: string;
   /** The form field this error belongs to, when there is one. */
   field?: string;
+  /** The provider's own error code ("497", "558", "925"…), when it gave one. */
+  providerCode?: string;
   /** HTTP status from the provider, when the error came from an HTTP answer. */
   httpStatus?: number;
   /** True when the same request may succeed later (network, timeout, 429, 5xx). */

@@ -43,7 +43,9 @@ test('a wrong client secret shows the provider’s error next to the client secr
   await expect(page.getByLabel('Client secret')).toHaveValue('this-is-not-the-secret');
   await page.screenshot({ path: `${shots}/connection-wrong-secret.png`, fullPage: true, animations: 'disabled' });
 
+  // Editing the field clears the provider's complaint about it.
   await page.getByLabel('Client secret').fill('');
+  await expect(fieldError).toHaveCount(0);
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByTestId('test-success')).toBeVisible();
   await expect(fieldError).toHaveCount(0);
@@ -84,6 +86,17 @@ test('sandbox settings are checked before anything is sent, and saved ones survi
   } finally {
     await stopApp(second);
   }
+});
+
+test('picking another environment is an unsaved change that Revert undoes', async ({ app, page }) => {
+  await page.goto(app.url);
+  await expect(page.getByText('All changes saved')).toBeVisible();
+  await page.getByRole('radio', { name: /Su production/ }).click();
+  await expect(page.getByLabel('API base URL')).toHaveValue('https://connect.su-api.com/SUAPI');
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await page.getByRole('button', { name: 'Revert' }).click();
+  await expect(page.getByRole('radio', { name: /Built-in demo provider/ })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('All changes saved')).toBeVisible();
 });
 
 test('without the session link the page explains how to open the app and reaches nothing', async ({ app, page }) => {

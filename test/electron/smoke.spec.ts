@@ -1,30 +1,19 @@
 import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { electronExecutable, electronMissingReason } from '../../scripts/electron-runtime.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** The Electron executable, or why there is none (without triggering the package's download). */
-function electronBinary(): { path: string } | { reason: string } {
-  const pathFile = join(root, 'node_modules', 'electron', 'path.txt');
-  if (!existsSync(pathFile))
-    return { reason: 'the Electron binary was never downloaded (its download host is unreachable here)' };
-  const path = join(root, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8'));
-  if (!existsSync(path)) return { reason: `the Electron binary is missing at ${path}` };
-  if (process.platform === 'linux' && !process.env.DISPLAY)
-    return { reason: 'there is no display (run it under xvfb-run)' };
-  return { path };
-}
-
-const binary = electronBinary();
-if ('reason' in binary) console.log(`Electron smoke test skipped: ${binary.reason}.`);
+const reason = electronMissingReason(root);
+if (reason) console.log(`Electron smoke test skipped: ${reason}.`);
 
 test('the desktop app opens a secure window that reaches the core through the preload', async () => {
-  test.skip('reason' in binary, 'reason' in binary ? binary.reason : '');
+  test.skip(reason !== null, reason ?? '');
   const dataDir = mkdtempSync(join(tmpdir(), 'innkeeper-electron-'));
   const app = await electron.launch({
-    executablePath: (binary as { path: string }).path,
+    executablePath: electronExecutable(root),
     args: [join(root, 'out', 'main', 'index.js')],
     env: { ...process.env, INNKEEPER_DATA_DIR: dataDir, INNKEEPER_DEMO: '1' },
   });

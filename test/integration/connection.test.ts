@@ -178,3 +178,22 @@ describe('secrets that cannot be decrypted', () => {
     dir.remove();
   });
 });
+
+describe('Test connection and the token allowance', () => {
+  it('testing the saved settings again reuses the cached token instead of issuing a new one', async () => {
+    const ctx = await startTestCore();
+    try {
+      const call = (args: unknown) => ctx.core.dispatcher.dispatch('connection.test', args);
+      const demo = { environment: 'demo', domain: DEMO_CREDENTIALS.domain };
+      for (let i = 0; i < 3; i++) expect((await call(demo)).ok).toBe(true);
+      const issued = ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'));
+      expect(issued).toHaveLength(1);
+      // A token the provider stopped accepting is replaced once, and the test still succeeds.
+      ctx.core.emulator.state.tokens.clear();
+      expect((await call(demo)).ok).toBe(true);
+      expect(ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'))).toHaveLength(2);
+    } finally {
+      await ctx.stop();
+    }
+  });
+});

@@ -58,6 +58,32 @@ describe('browser-mode web host over real loopback HTTP', () => {
     expect((await call('connection.get', {}, { Authorization: 'Bearer nope' })).status).toBe(401);
   });
 
+  it('refuses calls and the socket on any spelling of the API path without the token', async () => {
+    for (const path of ['/%61pi/call/connection.get', '/api/%63all/connection.get', '//api/call/connection.get']) {
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect([401, 404]).toContain(response.status);
+      expect(await response.text()).not.toContain('profiles');
+    }
+    const socket = new WebSocket(`ws://127.0.0.1:${web.port}/%61pi/events`, { origin: base });
+    socket.on('error', () => undefined);
+    const code = await new Promise((resolve) =>
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode)),
+    );
+    expect(code).toBe(401);
+  });
+
+  it('closes the event socket for a null or foreign Origin', async () => {
+    for (const origin of ['null', 'https://evil.example']) {
+      const socket = new WebSocket(`ws://127.0.0.1:${web.port}/api/events?token=${TOKEN}`, { origin });
+      const closed = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)));
+      expect(closed).toBe(1008);
+    }
+  });
+
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     // fetch() cannot set Host, so this goes through node:http, as a rebinding page's request would arrive.
     const status = await new Promise<number | undefined>((resolve, reject) => {

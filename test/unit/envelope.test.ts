@@ -1,4 +1,7 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { validateToken } from '../../src/main/provider/auth';
+import { createHostClient } from '../../src/main/provider/http';
 import { envelopeProblems, isSuccess, parseBody, providerError } from '../../src/main/provider/envelope';
 import { fixtureText } from '../support/fixtures';
 
@@ -10,7 +13,7 @@ describe('provider envelopes', () => {
 
   it('turns the 401 fixture (Errors as one object) into code 497 with its text', () => {
     const error = providerError({ status: 401, body: fixtureText('auth-failure-401.json') }, 'Checking the token');
-    expect(error).toMatchObject({ code: '497', httpStatus: 401, retryable: false });
+    expect(error).toMatchObject({ code: 'unauthorized', providerCode: '497', httpStatus: 401, retryable: false });
     expect(error.message).toBe('Checking the token failed: Authorization Required (code 497).');
   });
 
@@ -47,5 +50,18 @@ describe('provider envelopes', () => {
     const error = providerError({ status: 502, body: '<html>Bad gateway</html>' }, 'Getting an access token');
     expect(error).toMatchObject({ httpStatus: 502, retryable: true });
     expect(error.message).toContain('not JSON');
+  });
+});
+
+describe('token validation answers', () => {
+  it('a 200 that says Fail without any reason is still a failure', async () => {
+    const app = Fastify();
+    app.get('/jservice/pmsproperty', async () => ({ Status: 'Fail' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address() as { port: number };
+    await expect(validateToken(createHostClient(`http://127.0.0.1:${address.port}`), 'sandbox_x')).rejects.toThrow(
+      /failed/,
+    );
+    await app.close();
   });
 });

@@ -31,7 +31,7 @@ describe('IPC gateway', () => {
     ctx = await startTestCore();
     ipc = fakeIpc();
     registerIpcGateway(ipc.ipcMain as never, ctx.core.dispatcher, (e) =>
-      isAppMainFrame(e, { webContentsId: 7, urlPrefix: APP_URL }),
+      isAppMainFrame(e, { webContentsId: 7, appUrl: APP_URL }),
     );
   });
   afterEach(() => ctx.stop());
@@ -45,6 +45,7 @@ describe('IPC gateway', () => {
     ['another window', event({ id: 8 })],
     ['an iframe inside the app', event({ parent: { url: APP_URL } })],
     ['a page the window navigated to', event({ url: 'https://evil.example/' })],
+    ['another local file', event({ url: 'file:///opt/Innkeeper/resources/app/out/renderer/index.html.evil' })],
     ['an event without a frame', { sender: { id: 7 }, senderFrame: null }],
   ])('refuses a call from %s', async (_name, foreign) => {
     const result = await ipc.invoke(foreign, 'connection.get', {});
@@ -74,6 +75,19 @@ describe('IPC gateway', () => {
     expect(state).toMatchObject({ ok: true, value: { firstRun: true } });
   });
 
+  it('answers arguments that cannot be serialized with an error, not a rejected promise', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(await ipc.invoke(event(), 'connection.get', cyclic)).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
+    expect(await ipc.invoke(event(), 'connection.get', { n: 10n })).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
+  });
+
   it('rejects unexpected keys and oversized arguments', async () => {
     const extra = await ipc.invoke(event(), 'connection.get', { __proto__x: 1 });
     expect(extra).toMatchObject({ ok: false, error: { code: 'validation' } });
@@ -85,11 +99,12 @@ describe('IPC gateway', () => {
   });
 
   it('a saved secret never appears in any result', async () => {
+    // The sandbox profile points at the local emulator: the sentinel must never travel anywhere real.
     const input = {
       environment: 'sandbox',
-      mainBaseUrl: 'https://connect-sandbox.su-api.com/SUAPI',
-      tokenBaseUrl: 'https://token.suissu.com',
-      domain: 'myguesthouse.com',
+      mainBaseUrl: ctx.core.emulator.mainUrl,
+      tokenBaseUrl: ctx.core.emulator.tokenUrl,
+      domain: 'demo.innkeeper.test',
       secrets: {
         clientSecret: SENTINEL,
         facilityApiKey: `${SENTINEL}-f`,
@@ -104,6 +119,8 @@ describe('IPC gateway', () => {
       await ipc.invoke(event(), 'connection.test', { ...input, secrets: {} }),
     ];
     for (const r of results) expect(JSON.stringify(r)).not.toContain(SENTINEL);
+    // The emulator refused the sentinel as a client secret; the refusal names the field, not the value.
+    expect(results[3]).toMatchObject({ ok: false, error: { field: 'clientSecret' } });
     expect(results[1]).toMatchObject({
       ok: true,
       value: { active: 'sandbox', profiles: { sandbox: { secretsSet: { clientSecret: true, paymentApiKey: true } } } },

@@ -112,7 +112,7 @@ describe('token manager against the emulator over loopback HTTP', () => {
       body: JSON.stringify({ advanceSeconds: 3601 }),
     });
     const error = await failure(validateToken(http, token));
-    expect(error.error).toMatchObject({ code: '497', httpStatus: 401 });
+    expect(error.error).toMatchObject({ code: 'unauthorized', providerCode: '497', httpStatus: 401 });
     expect(error.error.message).toContain('Authorization Required');
   });
 

@@ -37,7 +37,12 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
       if (!isMethod(method)) {
         return fail({ code: ErrorCode.UnknownMethod, message: `Unknown method ${String(method).slice(0, 80)}.` });
       }
-      const size = JSON.stringify(args ?? {}).length;
+      let size: number;
+      try {
+        size = JSON.stringify(args ?? {}).length;
+      } catch {
+        return fail({ code: ErrorCode.Validation, message: 'The request could not be read (it is not plain data).' });
+      }
       if (size > MAX_CALL_BYTES) {
         return fail({ code: ErrorCode.Validation, message: `The request is too large (${size} bytes).` });
       }

@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { AppFailure, ErrorCode } from '../../shared/result';
-import { envelopeProblems, isSuccess, parseBody, providerError } from './envelope';
+import { envelopeProblems, isObject, isSuccess, parseBody, providerError, resultFlag } from './envelope';
 import { send } from './http';
 
 /** A token as the provider issued it. */
@@ -9,8 +9,6 @@ export interface IssuedToken {
   tokenType: string;
   expiresInSeconds: number;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** Which Connection-form field a token-issue complaint is about. */
 function authField(p: { text: string; field?: string }): string | undefined {
@@ -86,7 +84,13 @@ export async function validateToken(http: AxiosInstance, token: string): Promise
   if (!sent.ok) throw new AppFailure(sent.error);
   const { raw } = sent;
   const body = parseBody(raw.body);
-  if (raw.status !== 200 || (envelopeProblems(body).length > 0 && !isSuccess(body))) {
+  // Any answer that says it failed is a failure, even on HTTP 200 and even without a reason.
+  const flag = resultFlag(body);
+  if (
+    raw.status !== 200 ||
+    (flag !== null && !isSuccess(body)) ||
+    (flag === null && envelopeProblems(body).length > 0)
+  ) {
     throw new AppFailure(providerError(raw, what));
   }
   const data = isObject(body) ? (body.Data ?? body.data) : undefined;

@@ -23,7 +23,8 @@ export function parseBody(body: string): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The result flag of any envelope form: `Status`, `status` or (inventory control) `Success`. */
 export function resultFlag(body: unknown): string | null {
@@ -119,9 +120,12 @@ export function providerError(
     const f = fieldFor(p);
     if (f && !(f in fields)) fields[f] = p.text;
   }
+  const text = first.text.replace(/\.$/, '');
   return {
-    code: first.code ?? (raw.status === 401 ? ErrorCode.Unauthorized : ErrorCode.Provider),
-    message: `${what} failed: ${first.text}${first.code ? ` (code ${first.code})` : ''}.`.replace(/\.\s*\./, '.'),
+    // A refused credential is `unauthorized` whatever code the provider used; the provider's own code is kept.
+    code: raw.status === 401 ? ErrorCode.Unauthorized : (first.code ?? ErrorCode.Provider),
+    ...(first.code ? { providerCode: first.code } : {}),
+    message: `${what} failed: ${text}${first.code ? ` (code ${first.code})` : ''}.`,
     ...(field ? { field } : {}),
     ...(Object.keys(fields).length ? { fields } : {}),
     httpStatus: raw.status,

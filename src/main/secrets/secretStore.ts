@@ -23,6 +23,24 @@ export interface SecretCodec {
   decode(stored: string): string;
 }
 
+/**
+ * Reads the secret file. A file that is not a JSON object of strings (cut off by a crash, edited by hand) is
+ * moved aside, never overwritten, and the app starts without secrets: the owner re-enters them.
+ */
+function readStored(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    }
+  } catch {
+    // fall through: unreadable
+  }
+  renameSync(file, `${file}.unreadable-${Date.now()}`);
+  return {};
+}
+
 /** A codec that keeps text as it is: only for plain Node, and the UI says the storage is weaker. */
 export const plainFileCodec: SecretCodec = {
   kind: 'file',
@@ -36,9 +54,7 @@ export const plainFileCodec: SecretCodec = {
  */
 export function createFileSecretStore(dataDir: string, codec: SecretCodec = plainFileCodec): SecretStore {
   const file = join(dataDir, codec.kind === 'file' ? 'secrets.json' : 'secrets.enc.json');
-  const stored: Record<string, string> = existsSync(file)
-    ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)
-    : {};
+  const stored = readStored(file);
   const plain = new Map<string, string>();
   const broken = new Set<string>();
   for (const [name, value] of Object.entries(stored)) {

@@ -20,6 +20,13 @@ export const baseUrlSchema = z
       ctx.addIssue({ code: 'custom', message: 'Enter a full URL such as https://connect.su-api.com/SUAPI.' });
       return;
     }
+    if (url.username || url.password) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Leave user names and passwords out of the URL; enter keys in their own fields.',
+      });
+      return;
+    }
     if (url.protocol === 'https:') return;
     if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return;
     ctx.addIssue({ code: 'custom', message: 'Use an https:// address (http is only allowed for this computer).' });

@@ -32,13 +32,28 @@ export function registerIpcGateway(
   });
 }
 
-/** True when the event comes from `mainFrame` of the app's window and that frame shows the app's own page. */
+/**
+ * True when `url` shows the app's own page: the same file for file:// (any #route), the same origin for the
+ * dev server. SECURITY: compares parsed URLs, not prefixes (`http://localhost:5173.evil.example` is foreign).
+ */
+export function isAppPage(url: string, appUrl: string): boolean {
+  try {
+    const page = new URL(url);
+    const app = new URL(appUrl);
+    if (app.protocol === 'file:') return page.protocol === 'file:' && page.pathname === app.pathname;
+    return page.origin === app.origin;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the event comes from the main frame of the app's window and that frame shows the app's page. */
 export function isAppMainFrame(
   event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>,
-  expected: { webContentsId: number; urlPrefix: string },
+  expected: { webContentsId: number; appUrl: string },
 ): boolean {
   const frame = event.senderFrame;
   if (!frame || event.sender.id !== expected.webContentsId) return false;
   if (frame.parent !== null) return false;
-  return frame.url.startsWith(expected.urlPrefix);
+  return isAppPage(frame.url, expected.appUrl);
 }

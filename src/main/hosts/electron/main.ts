@@ -47,11 +47,11 @@ async function start(): Promise<void> {
   });
   const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
   window = createMainWindow(preloadDir);
-  const urlPrefix = rendererUrl();
+  const appUrl = rendererUrl();
   registerIpcGateway(
     ipcMain,
     core.dispatcher,
-    (event) => window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, urlPrefix }),
+    (event) => window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, appUrl }),
   );
   core.events.onAny((event, payload) => {
     if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);

@@ -2,6 +2,7 @@ import { BrowserWindow, session, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../csp';
+import { isAppPage } from './ipcGateway';
 
 /** The page the window loads: the dev server during `electron-vite dev`, the built file otherwise. */
 export function rendererUrl(): string {
@@ -42,9 +43,13 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(appUrl)) event.preventDefault();
-  });
+  // SECURITY: the window never leaves the app's page, whether by link, redirect or a frame navigating.
+  const stayHome = (event: { preventDefault(): void; url: string }) => {
+    if (!isAppPage(event.url, appUrl)) event.preventDefault();
+  };
+  win.webContents.on('will-navigate', stayHome);
+  win.webContents.on('will-frame-navigate', stayHome);
+  win.webContents.on('will-redirect', stayHome);
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);

@@ -21,6 +21,8 @@ export interface ConnectionServiceDeps {
   forceDemo: boolean;
 }
 
+type HostClient = ReturnType<typeof createHostClient>;
+
 /** Identifies the credentials a token was issued for; a cached token is reused only for the same ones. */
 function fingerprint(p: ResolvedProfile): string {
   return createHash('sha256')
@@ -41,38 +43,42 @@ function requireClientSecret(p: ResolvedProfile): string {
 /** Connection settings, "Test connection", and the token managers every provider call will use. */
 export function createConnectionService(deps: ConnectionServiceDeps) {
   const { profiles, secrets, db, events, now } = deps;
-  const managers = new Map<string, TokenManager>();
+  /** One token manager per environment, for the credentials saved now (replaced when they change). */
+  const managers = new Map<Environment, { fingerprint: string; manager: TokenManager }>();
 
   const active = (): Environment => (deps.forceDemo ? 'demo' : (profiles.active() ?? 'demo'));
 
   const persistedToken = (environment: Environment, fp: string) => {
-    const raw = secrets.get(secretKey(environment, 'token'));
-    if (!raw) return null;
-    const parsed = JSON.parse(raw) as { token: string; expiresAt: number; fingerprint: string };
-    return parsed.fingerprint === fp ? { token: parsed.token, expiresAt: parsed.expiresAt } : null;
+    try {
+      const parsed = JSON.parse(secrets.get(secretKey(environment, 'token')) ?? 'null') as {
+        token: string;
+        expiresAt: number;
+        fingerprint: string;
+      } | null;
+      return parsed?.fingerprint === fp && typeof parsed.token === 'string' ? parsed : null;
+    } catch {
+      return null; // a damaged cache entry only costs one new token
+    }
   };
-  const persistToken = (environment: Environment, fp: string, t: { token: string; expiresAt: number }) =>
-    secrets.set(secretKey(environment, 'token'), JSON.stringify({ ...t, fingerprint: fp }));
 
-  /** The token manager for an environment's saved credentials (one per set of credentials). */
+  /** The token manager for an environment's saved credentials. */
   const tokenManager = (environment: Environment): TokenManager => {
     const profile = profiles.resolve(environment);
     const fp = fingerprint(profile);
-    let manager = managers.get(fp);
-    if (!manager) {
-      const http = createHostClient(profile.mainBaseUrl);
-      manager = createTokenManager({
-        environment,
-        now,
-        initial: persistedToken(environment, fp),
-        issue: () => issueToken(http, { clientId: profile.clientId, clientSecret: requireClientSecret(profile) }),
-        onIssued: (t) => {
-          persistToken(environment, fp, t);
-          events.emit('connection.changed', state());
-        },
-      });
-      managers.set(fp, manager);
-    }
+    const current = managers.get(environment);
+    if (current?.fingerprint === fp) return current.manager;
+    const http = createHostClient(profile.mainBaseUrl);
+    const manager = createTokenManager({
+      environment,
+      now,
+      initial: persistedToken(environment, fp),
+      issue: () => issueToken(http, { clientId: profile.clientId, clientSecret: requireClientSecret(profile) }),
+      onIssued: (t) => {
+        secrets.set(secretKey(environment, 'token'), JSON.stringify({ ...t, fingerprint: fp }));
+        events.emit('connection.changed', state());
+      },
+    });
+    managers.set(environment, { fingerprint: fp, manager });
     return manager;
   };
 
@@ -84,6 +90,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       profiles: Object.fromEntries(ENVIRONMENTS.map((e) => [e, profiles.view(e)])) as ConnectionState['profiles'],
       token: expiresAt ? { environment: env, expiresAt } : null,
       firstRun: profiles.active() === undefined,
+      savedActive: profiles.active() ?? null,
       demoForced: deps.forceDemo,
       unreadableSecrets: secrets
         .unreadable()
@@ -108,6 +115,39 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       );
   };
 
+  /**
+   * The saved settings' token through their token manager: a cached one is reused (the provider allows only
+   * 30 per hour) after a live check; one the provider refuses is dropped and a new one issued once.
+   */
+  const checkSaved = async (environment: Environment, http: HostClient) => {
+    const manager = tokenManager(environment);
+    let token = await manager.getToken();
+    let checked: { propertyCount: number | null };
+    try {
+      checked = await validateToken(http, token);
+    } catch (error) {
+      if (!(error instanceof AppFailure) || error.error.httpStatus !== 401) throw error;
+      manager.invalidate(token);
+      token = await manager.getToken();
+      checked = await validateToken(http, token);
+    }
+    const expiresAt = manager.expiresAt() ?? now();
+    return { ...checked, expiresAt, expiresInSeconds: Math.round((expiresAt - now()) / 1000) };
+  };
+
+  /** Settings that are not saved yet: a token issued and validated for this test only, never cached. */
+  const checkUnsaved = async (profile: ResolvedProfile, http: HostClient) => {
+    const startedAt = now();
+    const issued = await issueToken(http, { clientId: profile.clientId, clientSecret: requireClientSecret(profile) });
+    assertTokenFitsEnvironment(issued.token, profile.environment);
+    const checked = await validateToken(http, issued.token);
+    return {
+      ...checked,
+      expiresAt: startedAt + issued.expiresInSeconds * 1000,
+      expiresInSeconds: issued.expiresInSeconds,
+    };
+  };
+
   return {
     state,
     tokenManager,
@@ -127,24 +167,17 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     async test(input: ConnectionProfile): Promise<ConnectionTestResult> {
       const profile = profiles.resolveInput(input);
       try {
-        const clientSecret = requireClientSecret(profile);
         const http = createHostClient(profile.mainBaseUrl, 15_000);
-        const startedAt = now();
-        const issued = await issueToken(http, { clientId: profile.clientId, clientSecret });
-        assertTokenFitsEnvironment(issued.token, profile.environment);
-        const { propertyCount } = await validateToken(http, issued.token);
-        const expiresAt = startedAt + issued.expiresInSeconds * 1000;
-        const saved = profiles.resolve(profile.environment);
-        if (fingerprint(saved) === fingerprint(profile)) {
-          persistToken(profile.environment, fingerprint(profile), { token: issued.token, expiresAt });
-          managers.delete(fingerprint(profile));
-        }
+        const isSaved = fingerprint(profiles.resolve(profile.environment)) === fingerprint(profile);
+        const { expiresAt, expiresInSeconds, propertyCount } = isSaved
+          ? await checkSaved(profile.environment, http)
+          : await checkUnsaved(profile, http);
         recordCheck(profile.environment, { ok: true });
         events.emit('connection.changed', state());
         return {
           environment: profile.environment,
           tokenExpiresAt: expiresAt,
-          expiresInSeconds: issued.expiresInSeconds,
+          expiresInSeconds,
           validated: true,
           propertyCount,
           checkedAt: now(),
@@ -158,7 +191,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     /** Forgets the cached token of an environment (the next call issues a new one). */
     discardToken(environment: Environment): ConnectionState {
       secrets.delete(secretKey(environment, 'token'));
-      for (const [fp, m] of managers) if (m.environment === environment) managers.delete(fp);
+      managers.delete(environment);
       const next = state();
       events.emit('connection.changed', next);
       return next;

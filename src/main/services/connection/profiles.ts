@@ -111,28 +111,21 @@ export function createProfileStore(deps: { settings: SettingsStore; secrets: Sec
         saved: stored(environment) !== undefined,
       };
     },
+    /** The saved profile of an environment, secrets included. */
     resolve(environment: Environment): ResolvedProfile {
-      const f = fields(environment);
-      return {
-        environment,
-        ...f,
-        clientId: clientIdFromDomain(f.domain),
-        secrets: Object.fromEntries(SECRET_NAMES.map((n) => [n, secret(environment, n)])) as Record<
-          SecretName,
-          string | null
-        >,
-      };
+      return resolveInput({ environment, ...fields(environment), secrets: {} });
     },
     /** The profile a form submission describes: typed secrets win, untyped ones come from the store. */
     resolveInput,
     save(input: ConnectionProfile): void {
       const r = resolveInput(input);
       const { environment, clientId: _clientId, secrets: _secrets, ...toStore } = r;
-      settings.set(`connection.profiles.${environment}`, toStore);
+      // Secrets first: if the secret store refuses (no keyring), nothing of the profile is half-saved.
       for (const name of SECRET_NAMES) {
         const typed = input.secrets[name];
         if (typed !== undefined) secrets.set(secretKey(environment, name), typed);
       }
+      settings.set(`connection.profiles.${environment}`, toStore);
       settings.set('connection.active', environment);
     },
     active(): Environment | undefined {

@@ -42,7 +42,8 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
 
   const profile = computed(() => state.value?.profiles[environment.value] ?? null);
 
-  function reset() {
+  /** Loads the chosen environment's saved values into the form. */
+  function load() {
     const p = profile.value;
     if (!p) return;
     Object.assign(model, {
@@ -60,7 +61,8 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
   const dirty = computed(() => {
     const p = profile.value;
     if (!p) return false;
-    if (environment.value !== state.value?.active) return true;
+    // Choosing another environment than the saved one is itself a change to save.
+    if (environment.value !== (state.value?.savedActive ?? 'demo')) return true;
     const fields = [
       'mainBaseUrl',
       'tokenBaseUrl',
@@ -96,19 +98,21 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
 
   watch(profile, (p, before) => {
     // Reload the form when another environment is picked, or when the first state arrives.
-    if (p && (!before || p.environment !== before.environment || !dirty.value)) reset();
+    if (p && (!before || p.environment !== before.environment || !dirty.value)) load();
   });
 
-  return { environment, model, profile, dirty, localErrors, reset, toInput, validated };
+  /** Back to what is saved: the saved environment and its values. */
+  function revert() {
+    environment.value = state.value?.savedActive ?? state.value?.active ?? 'demo';
+    load();
+  }
+
+  return { environment, model, profile, dirty, localErrors, load, revert, toInput, validated };
 }
 
 /** Field errors keyed by form field (the schema nests secrets under `secrets.`). */
 export function normalizeFields(error: AppError | null): Record<string, string> {
   if (!error) return {};
-  const out: Record<string, string> = {};
-  const entries = Object.entries(error.fields ?? {});
-  if (error.field && !entries.length) entries.push([error.field, error.message]);
-  for (const [field, message] of entries) out[field.replace(/^secrets\./, '')] = message;
-  if (error.field && !error.fields) out[error.field.replace(/^secrets\./, '')] = error.message;
-  return out;
+  const entries = Object.entries(error.fields ?? (error.field ? { [error.field]: error.message } : {}));
+  return Object.fromEntries(entries.map(([field, message]) => [field.replace(/^secrets\./, ''), message]));
 }
