@@ -6,6 +6,7 @@ import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../
 import type { Database } from '../../db/database';
 import type { EventBus } from '../../events';
 import { issueToken, validateToken } from '../../provider/auth';
+import { createProviderClient, type ProviderClient } from '../../provider/client';
 import { createHostClient } from '../../provider/http';
 import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../../provider/tokenManager';
 import type { SecretStore } from '../../secrets/secretStore';
@@ -151,6 +152,24 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   return {
     state,
     tokenManager,
+
+    /** The provider client for an environment's saved settings (the active one by default). */
+    provider(environment: Environment = active()): ProviderClient {
+      const p = profiles.resolve(environment);
+      return createProviderClient({
+        mainBaseUrl: p.mainBaseUrl,
+        tokenBaseUrl: p.tokenBaseUrl,
+        tokens: tokenManager(environment),
+        credentials: {
+          facilityAppId: p.facilityAppId,
+          facilityApiKey: p.secrets.facilityApiKey,
+          notificationUser: p.notificationUser,
+          notificationPassword: p.secrets.notificationPassword,
+          paymentApiName: p.paymentApiName,
+          paymentApiKey: p.secrets.paymentApiKey,
+        },
+      });
+    },
 
     save(input: ConnectionProfile): ConnectionState {
       profiles.save(input);

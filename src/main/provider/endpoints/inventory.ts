@@ -1,0 +1,46 @@
+import { invRateControlSchema, localToday, type InvRateControl } from '../../../shared/schemas/inventory';
+import { isSuccess } from '../envelope';
+import { callEndpoint, pathInText, pick, type ProviderContext } from '../request';
+
+/**
+ * Endpoint 13: inventory, rate and closed rules. The request overwrites the whole rule set of every date it
+ * names, so callers compose it from everything they want to keep (the rates feature does that). Rule values
+ * go out as strings, as in the provider's samples.
+ */
+export function sendRules(
+  ctx: ProviderContext,
+  input: InvRateControl,
+  today: string = localToday(),
+): Promise<{ ticketId: string | null }> {
+  return callEndpoint(
+    ctx,
+    {
+      what: 'Sending rates and availability',
+      host: 'main',
+      path: '/jservice/invratecontrol',
+      auth: 'bearer',
+      schema: invRateControlSchema(today),
+      toWire: (request) => {
+        const stringify = <T extends { OTARule: { rule: { value?: string | number } }[] }>(range: T): T => ({
+          ...range,
+          OTARule: range.OTARule.map((r) => ({
+            ...r,
+            rule: r.rule.value === undefined ? r.rule : { ...r.rule, value: String(r.rule.value) },
+          })),
+        });
+        return {
+          ...request,
+          ...(request.inventorycontrol && {
+            inventorycontrol: request.inventorycontrol.map((c) => ({ ...c, date: c.date.map(stringify) })),
+          }),
+          ...(request.ratecontrol && {
+            ratecontrol: request.ratecontrol.map((c) => ({ ...c, date: c.date.map(stringify) })),
+          }),
+        };
+      },
+      parse: (body) => (isSuccess(body) ? { ticketId: (pick(body, 'TicketId', 'ticketId') as string) ?? null } : null),
+      fieldFor: (p) => (p.code === '925' ? 'from' : (p.field ?? pathInText(p.text))),
+    },
+    input,
+  );
+}

@@ -1,0 +1,133 @@
+import type { AxiosInstance } from 'axios';
+import type { z } from 'zod';
+import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
+import { validationError } from '../../shared/validation';
+import { parseBody, providerError, type RawResponse } from './envelope';
+import { send } from './http';
+import type { TokenManager } from './tokenManager';
+
+/** Credentials beyond the token, resolved from the active connection profile. Never leave the core. */
+export interface ProviderCredentials {
+  facilityAppId: string;
+  facilityApiKey: string | null;
+  notificationUser: string;
+  notificationPassword: string | null;
+  paymentApiName: string;
+  paymentApiKey: string | null;
+}
+
+/** What every endpoint call needs: one axios instance per host, the token manager and the other keys. */
+export interface ProviderContext {
+  main: AxiosInstance;
+  token: AxiosInstance;
+  tokens: TokenManager;
+  credentials: ProviderCredentials;
+}
+
+/** The four auth schemes of spec section 5. */
+export type AuthScheme = 'bearer' | 'facility' | 'basic' | 'payment';
+
+export interface Endpoint<S extends z.ZodType, R> {
+  /** What the owner was doing, for messages: "Sending the reply". */
+  what: string;
+  host: 'main' | 'token';
+  path: string;
+  auth: AuthScheme;
+  schema: S;
+  /** The body on the wire (default: the validated input as it is). */
+  toWire?: (input: z.output<S>) => unknown;
+  /** The result when the answer means success, otherwise null (the answer then becomes an error). */
+  parse: (body: unknown, raw: RawResponse) => R | null;
+  /** Maps a provider complaint to the input field it is about. */
+  fieldFor?: (problem: { code: string | null; text: string; field?: string }) => string | undefined;
+}
+
+const missing = (field: string, what: string): AppFailure =>
+  new AppFailure({
+    code: ErrorCode.NotConfigured,
+    message: `${what} needs the ${field === 'facilityApiKey' ? 'facility API key' : field === 'paymentApiKey' ? 'payment API key' : 'notification password'}: enter it on the Connection screen.`,
+    field,
+    retryable: false,
+  });
+
+async function authHeaders(ctx: ProviderContext, scheme: AuthScheme, what: string): Promise<Record<string, string>> {
+  const c = ctx.credentials;
+  switch (scheme) {
+    case 'bearer':
+      return { Authorization: `Bearer ${await ctx.tokens.getToken()}` };
+    case 'facility':
+      if (!c.facilityApiKey) throw missing('facilityApiKey', what);
+      return { 'app-id': c.facilityAppId, Authorization: c.facilityApiKey };
+    case 'basic':
+      if (!c.notificationPassword) throw missing('notificationPassword', what);
+      return {
+        Authorization: `Basic ${Buffer.from(`${c.notificationUser}:${c.notificationPassword}`).toString('base64')}`,
+      };
+    case 'payment':
+      if (!c.paymentApiKey) throw missing('paymentApiKey', what);
+      return { 'x-api-name': c.paymentApiName, 'x-api-key': c.paymentApiKey };
+  }
+}
+
+/** Finds a field path such as `facilities[0].instances[0].parking_details.parking_location` in a provider text. */
+export function pathInText(text: string): string | undefined {
+  const match = /\b([a-z][a-z_]*(?:\[\d+\])?(?:\.[a-z][a-z_]*(?:\[\d+\])?)+|[a-z]+_[a-z_]+)\b/.exec(text);
+  return match?.[1]?.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/**
+ * Validates, sends once, and normalizes the answer. SECURITY/RELIABILITY: nothing is sent when the input is
+ * invalid; a call that changes state is never retried here (the outbox decides), except after a 401 on a
+ * Bearer call, which the provider refused before doing anything: then the token is renewed once and the call
+ * repeated.
+ */
+export async function callEndpoint<S extends z.ZodType, R>(
+  ctx: ProviderContext,
+  endpoint: Endpoint<S, R>,
+  input: z.input<S>,
+): Promise<R> {
+  const parsed = endpoint.schema.safeParse(input);
+  if (!parsed.success) throw new AppFailure(validationError(parsed.error));
+  const body = (endpoint.toWire ?? ((v: unknown) => v))(parsed.data);
+  const http = endpoint.host === 'main' ? ctx.main : ctx.token;
+
+  const attempt = async (): Promise<{ raw: RawResponse; token?: string }> => {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      ...(await authHeaders(ctx, endpoint.auth, endpoint.what)),
+    };
+    const sent = await send(() => http.post(endpoint.path, body, { headers }), {
+      what: endpoint.what,
+      baseUrl: http.defaults.baseURL ?? '',
+    });
+    if (!sent.ok) throw new AppFailure(sent.error);
+    return { raw: sent.raw, token: headers.Authorization?.replace(/^Bearer /, '') };
+  };
+
+  const first = await attempt();
+  let raw = first.raw;
+  if (raw.status === 401 && endpoint.auth === 'bearer' && first.token) {
+    ctx.tokens.invalidate(first.token);
+    raw = (await attempt()).raw;
+  }
+  const value = raw.status >= 200 && raw.status < 300 ? endpoint.parse(parseBody(raw.body), raw) : null;
+  if (value !== null) return value;
+  const fieldFor = endpoint.fieldFor ?? ((p) => p.field ?? pathInText(p.text));
+  const error: AppError = providerError(raw, endpoint.what, fieldFor);
+  if (raw.status === 401 && !error.field) {
+    error.field = {
+      bearer: 'clientSecret',
+      facility: 'facilityApiKey',
+      basic: 'notificationPassword',
+      payment: 'paymentApiKey',
+    }[endpoint.auth];
+  }
+  throw new AppFailure(error);
+}
+
+/** Reads a key in any of the spellings the provider uses (`Data`/`data`, `Message`/`message`). */
+export function pick(body: unknown, ...keys: string[]): unknown {
+  if (typeof body !== 'object' || body === null) return undefined;
+  for (const k of keys) if (k in body) return (body as Record<string, unknown>)[k];
+  return undefined;
+}

@@ -1,0 +1,72 @@
+/**
+ * Every channel rule in one table. Codes are strings as they arrive on the wire; a code not listed here is
+ * still a channel ("channel 189") and is never dropped.
+ */
+export interface ChannelProfile {
+  code: string;
+  name: string;
+  /** How a line break inside a reply is written on the wire for this channel. */
+  replyLineBreak: string;
+  /** False where the provider says nothing and the rule is our best guess (Expedia). */
+  lineBreakConfirmed: boolean;
+  /** Reply fields the channel requires beyond hotelid, channel and message (spec 2.5). */
+  replyRequires: readonly ('threadid' | 'guestid' | 'listingid' | 'bookingid')[];
+  /** Which review API serves the channel: the current one (19, 9), the legacy one (244), or none. */
+  reviewApi: 'current' | 'legacy' | null;
+}
+
+const BACKSLASH = '\\';
+
+export const CHANNELS: Readonly<Record<string, ChannelProfile>> = {
+  '244': {
+    code: '244',
+    name: 'Airbnb',
+    replyLineBreak: `${BACKSLASH}n`,
+    lineBreakConfirmed: true,
+    replyRequires: ['threadid', 'guestid', 'listingid'],
+    reviewApi: 'legacy',
+  },
+  '19': {
+    code: '19',
+    name: 'Booking.com',
+    replyLineBreak: `${BACKSLASH}${BACKSLASH}n`,
+    lineBreakConfirmed: true,
+    replyRequires: ['bookingid'],
+    reviewApi: 'current',
+  },
+  '9': {
+    code: '9',
+    name: 'Expedia',
+    replyLineBreak: `${BACKSLASH}${BACKSLASH}n`,
+    lineBreakConfirmed: false,
+    replyRequires: ['bookingid'],
+    reviewApi: 'current',
+  },
+};
+
+/** The channels messages and reviews can be answered on. */
+export const MESSAGING_CHANNELS = ['244', '19', '9'] as const;
+export type MessagingChannel = (typeof MESSAGING_CHANNELS)[number];
+
+/** The profile for a code; unknown codes get a generic profile named after their number. */
+export function channelProfile(code: string | number): ChannelProfile {
+  const key = String(code).trim();
+  return (
+    CHANNELS[key] ?? {
+      code: key,
+      name: `channel ${key}`,
+      replyLineBreak: '\n',
+      lineBreakConfirmed: false,
+      replyRequires: [],
+      reviewApi: null,
+    }
+  );
+}
+
+/** The display name of a channel code ("Airbnb", or "channel 189" for codes we do not know). */
+export const channelName = (code: string | number): string => channelProfile(code).name;
+
+/** Writes the owner's line breaks the way the channel expects them in a reply (spec 2.5). */
+export function encodeReplyLineBreaks(text: string, code: string | number): string {
+  return text.replace(/\r\n|\r|\n/g, channelProfile(code).replyLineBreak);
+}
