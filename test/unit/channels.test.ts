@@ -18,7 +18,10 @@ describe('channel rules', () => {
   });
 
   it('knows the required reply fields and which review API each channel uses', () => {
-    expect(channelProfile('244')).toMatchObject({ replyRequires: ['threadid', 'guestid', 'listingid'], reviewApi: 'legacy' });
+    expect(channelProfile('244')).toMatchObject({
+      replyRequires: ['threadid', 'guestid', 'listingid'],
+      reviewApi: 'legacy',
+    });
     expect(channelProfile('19')).toMatchObject({ replyRequires: ['bookingid'], reviewApi: 'current' });
     expect(channelProfile('9')).toMatchObject({ replyRequires: ['bookingid'], reviewApi: 'current' });
   });

@@ -67,7 +67,8 @@ export function registerAuthRoutes(app: FastifyInstance, state: EmulatorState): 
     if (!requireBearer(state, request, reply)) return reply;
     return reply.send({
       Status: 'Success',
-      Data: state.properties.map((p) => ({ hotelid: p.hotelid, property_name: p.name })),
+      // Inactive properties are not offered to the partner (they exist only to answer with code 947).
+      Data: state.properties.filter((p) => p.active).map((p) => ({ hotelid: p.hotelid, property_name: p.name })),
       Message: 'Properties fetched successfully',
     });
   });

@@ -1,6 +1,16 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './authRoutes';
+import { registerControlRoutes } from './controlRoutes';
+import { registerFacilityRoutes } from './facilityRoutes';
+import { registerImageRoutes } from './imageRoutes';
+import { registerInvRateRoutes } from './invRateRoutes';
+import { registerMessagingRoutes } from './messagingRoutes';
+import { registerNotificationRoutes } from './notificationRoutes';
 import { DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options';
+import { registerPaymentPage } from './paymentPage';
+import { registerPaymentRoutes } from './paymentRoutes';
+import { registerPropertyRoutes } from './propertyRoutes';
+import { installBodyParsers, installErrorEnvelopes, installRequestLog } from './requestLog';
 import { createEmulatorState, type EmulatorState } from './state';
 
 /** A running emulator. `mainUrl` and `tokenUrl` are the spec's `{base_url}` and `{token_base_url}`. */
@@ -20,26 +30,29 @@ export const TOKEN_PREFIX = '/token';
 /** Builds the emulator's Fastify app (not listening): Su paths under the two prefixes, control API beside them. */
 export function buildEmulatorApp(state: EmulatorState): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.url.startsWith('/_emulator')) return;
-    state.requests.push({ method: request.method, path: request.url, at: state.now(), status: reply.statusCode });
-    if (state.requests.length > 5000) state.requests.splice(0, state.requests.length - 5000);
-  });
-  void app.register(async (main) => registerAuthRoutes(main, state), { prefix: MAIN_PREFIX });
+  installBodyParsers(app);
+  installErrorEnvelopes(app);
+  installRequestLog(app, state);
   void app.register(
-    async (control) => {
-      control.get('/health', async () => ({ ok: true }));
-      control.get('/requests', async () => state.requests);
-      control.post('/clock', async (request, reply) => {
-        const body = request.body as { advanceSeconds?: unknown } | null;
-        const seconds = Number(body?.advanceSeconds);
-        if (!Number.isFinite(seconds)) return reply.code(400).send({ error: 'advanceSeconds: a number is required' });
-        state.clockOffsetMs += seconds * 1000;
-        return { now: new Date(state.now()).toISOString() };
-      });
+    async (main) => {
+      registerAuthRoutes(main, state);
+      registerFacilityRoutes(main, state);
+      registerPropertyRoutes(main, state);
+      registerMessagingRoutes(main, state);
+      registerImageRoutes(main, state);
+      registerNotificationRoutes(main, state);
+      registerInvRateRoutes(main, state);
     },
-    { prefix: '/_emulator' },
+    { prefix: MAIN_PREFIX },
   );
+  void app.register(
+    async (token) => {
+      registerPaymentRoutes(token, state);
+      registerPaymentPage(token, state);
+    },
+    { prefix: TOKEN_PREFIX },
+  );
+  void app.register(async (control) => registerControlRoutes(control, state), { prefix: '/_emulator' });
   return app;
 }
 

@@ -16,6 +16,19 @@ export interface EmulatorOptions {
   tokenTtlSeconds: number;
   /** Tokens allowed per client-id per rolling hour; the provider says 30. */
   tokensPerHour: number;
+  /**
+   * Pause between push attempts. The provider states no interval (provider-notes guess 10 minutes); the emulator
+   * uses a short one so a delivery outcome is known within seconds.
+   */
+  pushRetryIntervalMs: number;
+  /** How long one push attempt waits for the partner's answer before it counts as not acknowledged. */
+  pushTimeoutMs: number;
+  /** Seconds (emulator clock) after which a pending payment transaction becomes `Success` by itself. */
+  paymentCompleteSeconds: number;
+  /** Where pushes go at start (empty: none until `POST /_emulator/partner`), and its Basic credentials. */
+  partnerUrl: string;
+  partnerUsername: string;
+  partnerPassword: string;
 }
 
 export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
@@ -23,6 +36,12 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   environment: 'sandbox',
   tokenTtlSeconds: 3600,
   tokensPerHour: 30,
+  pushRetryIntervalMs: 200,
+  pushTimeoutMs: 5000,
+  paymentCompleteSeconds: 60,
+  partnerUrl: '',
+  partnerUsername: '',
+  partnerPassword: '',
 };
 
 /** Environment variables that override the defaults (flags override these). */
@@ -38,4 +57,10 @@ export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
   environment: 'EMULATOR_ENVIRONMENT',
   tokenTtlSeconds: 'EMULATOR_TOKEN_TTL_SECONDS',
   tokensPerHour: 'EMULATOR_TOKENS_PER_HOUR',
+  pushRetryIntervalMs: 'EMULATOR_PUSH_RETRY_INTERVAL_MS',
+  pushTimeoutMs: 'EMULATOR_PUSH_TIMEOUT_MS',
+  paymentCompleteSeconds: 'EMULATOR_PAYMENT_COMPLETE_SECONDS',
+  partnerUrl: 'EMULATOR_PARTNER_URL',
+  partnerUsername: 'EMULATOR_PARTNER_USERNAME',
+  partnerPassword: 'EMULATOR_PARTNER_PASSWORD',
 };

@@ -1,10 +1,66 @@
 import { randomBytes } from 'node:crypto';
+import type { RuleCalendar } from './calendar';
+import type { PushOutcome } from './pushDelivery';
 import type { EmulatorOptions } from './options';
+import { seedPartners, seedProperties, type EmulatedProperty, type PaymentPartner } from './seed';
 
-/** A property as the emulator's provider knows it. */
-export interface EmulatedProperty {
+export type { EmulatedProperty, PaymentPartner, Room, RatePlan, Channel244Account } from './seed';
+
+/** One facility as last set (spec 2.2); instances carry their detail objects as received plus an instance_id. */
+export interface StoredFacility {
+  facility_id: string;
+  is_available: boolean;
+  instances: ({ instance_id: string } & Record<string, unknown>)[];
+}
+
+/** An image held for a property (spec 2.10). */
+export interface StoredImage {
+  imageid: number;
+  pms_imageid: string;
+  image_name: string;
+  source_url: string;
+  /** Associated with the property itself, and with these rooms. */
+  property: boolean;
+  rooms: Set<string>;
+}
+
+/** A payment transaction started by a card payment link or a widget link. */
+export interface Transaction {
+  transaction_id: string;
+  partner_id: string;
+  kind: 'paycard' | 'widget';
+  userId: string;
+  amount: string;
+  currency: string;
+  order_id: string | null;
+  booking_id: string | null;
+  /** Where the payment page sends the customer after paying (paycard's optional return_url). */
+  returnUrl: string | null;
+  createdAt: number;
+  /** Set by the control call or the payment page; otherwise completion follows `paymentCompleteSeconds`. */
+  completedAt: number | null;
+  pgTransactionId: string;
+}
+
+/** One request on a Su path, as `GET /_emulator/requests` shows it (secrets masked). */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  at: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  status?: number;
+  response?: unknown;
+}
+
+/** A review the emulator pushed, remembered so that replies can be checked against it. */
+export interface PushedReview {
   hotelid: string;
-  name: string;
+  channel: string;
+  eligible: boolean;
+  fromGuest: boolean;
+  hasBooking: boolean;
+  replies: string[];
 }
 
 /** Everything the emulator remembers between requests. */
@@ -18,24 +74,58 @@ export interface EmulatorState {
   issued: Map<string, number[]>;
   properties: EmulatedProperty[];
   /** Every request received on the Su paths, newest last (headers minus secrets). */
-  requests: { method: string; path: string; at: number; status?: number }[];
+  requests: RequestRecord[];
   newToken(): string;
+  /** `${hotelid}|${roomid or ""}` → facility_id → facility. */
+  facilities: Map<string, Map<string, StoredFacility>>;
+  /** hotelid → the last property update body accepted. */
+  propertyRecords: Map<string, Record<string, unknown>>;
+  images: Map<string, StoredImage[]>;
+  /** `${hotelid}|${roomid}` → inventory rules; `${hotelid}|${roomid}|${rateid}` → rate rules. */
+  inventoryRules: Map<string, RuleCalendar>;
+  rateRules: Map<string, RuleCalendar>;
+  partners: Map<string, PaymentPartner>;
+  transactions: Map<string, Transaction>;
+  /** order ids already used, per partner (the spec calls order_id unique). */
+  orderIds: Set<string>;
+  /** Where pushes go (`POST /_emulator/partner`). */
+  partnerEndpoint: { url: string; username: string; password: string } | null;
+  pushes: PushOutcome[];
+  /** channel_review_id (current) or reviewid (legacy) → what was pushed. */
+  reviews: Map<string, PushedReview>;
+  /** A counter for ids that must differ on every use (instance ids, image ids, message ids …). */
+  nextId(kind: 'instance' | 'image' | 'push'): number;
+  property(hotelid: unknown): EmulatedProperty | undefined;
 }
 
 export function createEmulatorState(options: EmulatorOptions): EmulatorState {
+  const counters = { instance: 5000, image: 11000, push: 0 };
+  const properties = seedProperties();
   const state: EmulatorState = {
     options,
     clockOffsetMs: 0,
     now: () => Date.now() + state.clockOffsetMs,
     tokens: new Map(),
     issued: new Map(),
-    properties: [
-      { hotelid: 'IK-DEMO-001', name: 'Harbour View Guesthouse' },
-      { hotelid: 'IK-DEMO-002', name: 'Old Town Loft' },
-    ],
+    properties,
     requests: [],
     newToken: () =>
       `${options.environment === 'production' ? 'live_' : 'sandbox_'}${randomBytes(24).toString('base64url')}`,
+    facilities: new Map(),
+    propertyRecords: new Map(),
+    images: new Map(),
+    inventoryRules: new Map(),
+    rateRules: new Map(),
+    partners: new Map(seedPartners().map((p) => [p.partner_id, p])),
+    transactions: new Map(),
+    orderIds: new Set(),
+    partnerEndpoint: options.partnerUrl
+      ? { url: options.partnerUrl, username: options.partnerUsername, password: options.partnerPassword }
+      : null,
+    pushes: [],
+    reviews: new Map(),
+    nextId: (kind) => ++counters[kind],
+    property: (hotelid) => properties.find((p) => p.hotelid === hotelid),
   };
   return state;
 }

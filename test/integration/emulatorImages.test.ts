@@ -1,0 +1,223 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
+import { fixtureText } from '../support/fixtures';
+
+/** Endpoints 9–11 (images) and 12 (notifications). */
+describe('images', () => {
+  let h: EmulatorHarness;
+  beforeEach(async () => {
+    h = await startEmulatorHarness();
+  });
+  afterEach(() => h.close());
+
+  const createSample = { ...JSON.parse(fixtureText('image-create-request.json')), hotelid: 'IK-DEMO-001' };
+  type Created = { Data: { imageid?: number; pms_imageid?: string; image_url: string; su_url: string }[] };
+  type Retrieved = {
+    Data: {
+      image_name: string;
+      source_url: string;
+      su_url: string;
+      imageid: number;
+      pms_imageid: string;
+      is_associate: boolean;
+    }[];
+  };
+
+  it('create answers in input order: pms_imageid when given, the numeric imageid when not', async () => {
+    const answer = await h.main<Created>('imageCreate', createSample);
+    expect(answer.status).toBe(200);
+    const [first, second] = answer.body.Data;
+    expect(first).toEqual({
+      pms_imageid: '2222',
+      image_url: 'https://images.example.com/p103/roadblue.jpg',
+      su_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_emulator\/images\/\d+$/),
+    });
+    expect(second).toEqual({
+      imageid: expect.any(Number),
+      image_url: 'https://images.example.com/p103/bsky.jpg',
+      su_url: expect.any(String),
+    });
+    expect(Object.keys(first!)).not.toContain('imageid');
+    // su_url sends a viewer to the source image.
+    const redirect = await fetch(second!.su_url, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://images.example.com/p103/bsky.jpg');
+  });
+
+  it('retrieve lists every image with is_associate false until associated, per property or per room', async () => {
+    const created = (await h.main<Created>('imageCreate', createSample)).body.Data;
+    const before = (await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-001' })).body;
+    expect(before).toMatchObject({ Status: 'Success' });
+    expect(before.Data).toEqual([
+      {
+        image_name: 'road blue',
+        source_url: 'https://images.example.com/p103/roadblue.jpg',
+        su_url: expect.any(String),
+        imageid: expect.any(Number),
+        pms_imageid: '2222',
+        is_associate: false,
+      },
+      {
+        image_name: 'b sky',
+        source_url: 'https://images.example.com/p103/bsky.jpg',
+        su_url: expect.any(String),
+        imageid: created[1]!.imageid,
+        pms_imageid: '',
+        is_associate: false,
+      },
+    ]);
+    // The published room association sample names one image by pms_imageid and one by imageid.
+    const associate = { hotelid: 'IK-DEMO-001', roomid: 'DBL', images: [{ pms_imageid: '2222' }] };
+    expect(await h.main('imageAssociation', associate)).toMatchObject({
+      status: 200,
+      body: JSON.parse(fixtureText('image-associate-response.json')),
+    });
+    let after = (await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-001' })).body.Data;
+    expect(after.map((i) => i.is_associate)).toEqual([true, false]);
+    await h.main('imageAssociation', { hotelid: 'IK-DEMO-001', images: [{ imageid: String(created[1]!.imageid) }] });
+    after = (await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-001' })).body.Data;
+    expect(after.map((i) => i.is_associate)).toEqual([true, true]);
+    const content = (await (await fetch(`${h.emulator.controlUrl}/content?hotelid=IK-DEMO-001`)).json()) as {
+      images: { property: boolean; rooms: string[] }[];
+    };
+    expect(content.images.map((i) => [i.property, i.rooms])).toEqual([
+      [false, ['DBL']],
+      [true, []],
+    ]);
+  });
+
+  it('images are kept per property', async () => {
+    await h.main('imageCreate', createSample);
+    expect((await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-002' })).body).toEqual({
+      Status: 'Success',
+      Data: [],
+    });
+  });
+
+  it('creating with a pms_imageid again replaces that image rather than adding one', async () => {
+    await h.main('imageCreate', createSample);
+    const again = {
+      hotelid: 'IK-DEMO-001',
+      proppmsid: 'PMS-1',
+      images: [{ url: 'https://images.example.com/new.jpg', name: 'new', pms_imageid: '2222' }],
+    };
+    await h.main('imageCreate', again);
+    const data = (await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-001' })).body.Data;
+    expect(data).toHaveLength(2);
+    expect(data[0]).toMatchObject({
+      pms_imageid: '2222',
+      source_url: 'https://images.example.com/new.jpg',
+      image_name: 'new',
+    });
+  });
+
+  it('every image endpoint refuses a hotelid over 20 characters', async () => {
+    const hotelid = 'H'.repeat(21);
+    for (const [path, body] of [
+      ['imageCreate', { ...createSample, hotelid }],
+      ['imageAssociation', { hotelid, images: [{ imageid: 1 }] }],
+      ['imageRetrieve', { hotelid }],
+    ] as const) {
+      expect(await h.main(path, body), path).toMatchObject({
+        status: 400,
+        body: {
+          Status: 'Fail',
+          Errors: [{ Code: '400', ShortText: 'hotelid: must be at most 20 characters (got 21)' }],
+        },
+      });
+    }
+  });
+
+  it.each([
+    ['imageCreate', { ...createSample, hotelid: 'NOPE' }, 'hotelid: invalid hotel code (NOPE)'],
+    ['imageCreate', { ...createSample, proppmsid: undefined }, 'proppmsid: is required'],
+    ['imageCreate', { ...createSample, images: [] }, 'images: must list at least one image'],
+    ['imageCreate', { ...createSample, images: [{ name: 'x' }] }, 'images[0].url: is required'],
+    [
+      'imageCreate',
+      { ...createSample, images: [{ url: 'ftp://x/y.jpg', name: 'x' }] },
+      'images[0].url: must be an http or https URL',
+    ],
+    [
+      'imageAssociation',
+      { hotelid: 'IK-DEMO-001', images: [{ imageid: 424242 }] },
+      'images[0]: no image with imageid 424242',
+    ],
+    ['imageAssociation', { hotelid: 'IK-DEMO-001', images: [{}] }, 'images[0]: imageid or pms_imageid is required'],
+    [
+      'imageAssociation',
+      { hotelid: 'IK-DEMO-001', roomid: 'LOFT', images: [{ imageid: 1 }] },
+      'roomid: no room LOFT in property IK-DEMO-001',
+    ],
+    ['imageRetrieve', {}, 'hotelid: is required'],
+  ])('%s refuses %j', async (path, body, shortText) => {
+    expect(await h.main(path, body)).toMatchObject({
+      status: 400,
+      body: { Status: 'Fail', Errors: [{ Code: '400', ShortText: shortText }] },
+    });
+  });
+});
+
+describe('notifications (notificationAB)', () => {
+  let h: EmulatorHarness;
+  beforeEach(async () => {
+    h = await startEmulatorHarness();
+  });
+  afterEach(() => h.close());
+
+  it('answers one element per connected channel-244 account, keyed by account id', async () => {
+    const answer = await h.notifications<unknown[]>({ hotelid: 'IK-DEMO-001' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      {
+        status: 'Success',
+        data: {
+          '80412233': [
+            expect.objectContaining({
+              notification_id: 'ntf-1001',
+              notification_type: 'LISTING_QUALITY',
+              title: expect.any(String),
+              subtitle: expect.any(String),
+              cta_url: expect.stringMatching(/^https:/),
+            }),
+            expect.objectContaining({ notification_id: 'ntf-1002' }),
+          ],
+        },
+      },
+      { status: 'Success', data: { '80412290': [] } },
+    ]);
+  });
+
+  it('a failing account answers status Fail with a message, beside the others', async () => {
+    const control = (body: unknown) =>
+      fetch(`${h.emulator.controlUrl}/notifications`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await control({
+      hotelid: 'IK-DEMO-001',
+      account: '80412290',
+      failure: 'Account disconnected',
+      notification: { title: 'New' },
+    });
+    const answer = await h.notifications<unknown[]>({ hotelid: 'IK-DEMO-001' });
+    expect(answer.body[1]).toEqual({ status: 'Fail', message: 'Account disconnected', data: { '80412290': [] } });
+    await control({ hotelid: 'IK-DEMO-001', account: '80412290', failure: null });
+    const recovered = await h.notifications<{ data: Record<string, { title: string }[]> }[]>({
+      hotelid: 'IK-DEMO-001',
+    });
+    expect(recovered.body[1]).toMatchObject({ status: 'Success', data: { '80412290': [{ title: 'New' }] } });
+  });
+
+  it('an unknown or missing hotel fails for the whole call with code 400', async () => {
+    expect(await h.notifications({ hotelid: 'NOPE' })).toMatchObject({
+      status: 400,
+      body: { Status: 'Fail', Errors: [{ Code: '400', ShortText: 'invalid hotel code (NOPE)' }] },
+    });
+    expect(await h.notifications({})).toMatchObject({
+      status: 400,
+      body: { Status: 'Fail', Errors: [{ Code: '400' }] },
+    });
+  });
+});
