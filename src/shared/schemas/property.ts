@@ -13,7 +13,7 @@ const languageTag = z
 /** Update a property record on the hotel channel (spec 2.3). */
 export const propertyUpdateSchema = z
   .object({
-    hotel_id: hotelIdSchema().regex(/^[A-Za-z0-9]+$/, 'The property id: letters and digits only.'),
+    hotel_id: hotelIdSchema(),
     legal_entity_id: idSchema('The legal entity id'),
     position: z
       .object({
