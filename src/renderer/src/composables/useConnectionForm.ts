@@ -20,6 +20,16 @@ export interface ConnectionFormModel {
   secrets: Record<SecretName, string>;
 }
 
+/** The non-secret fields of a profile, as the form edits them. */
+export const PROFILE_FIELDS = [
+  'mainBaseUrl',
+  'tokenBaseUrl',
+  'domain',
+  'facilityAppId',
+  'paymentApiName',
+  'notificationUser',
+] as const;
+
 const emptySecrets = (): Record<SecretName, string> =>
   Object.fromEntries(SECRET_NAMES.map((n) => [n, ''])) as Record<SecretName, string>;
 
@@ -63,15 +73,7 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
     if (!p) return false;
     // Choosing another environment than the saved one is itself a change to save.
     if (environment.value !== (state.value?.savedActive ?? 'demo')) return true;
-    const fields = [
-      'mainBaseUrl',
-      'tokenBaseUrl',
-      'domain',
-      'facilityAppId',
-      'paymentApiName',
-      'notificationUser',
-    ] as const;
-    return fields.some((f) => model[f].trim() !== p[f]) || SECRET_NAMES.some((n) => model.secrets[n] !== '');
+    return PROFILE_FIELDS.some((f) => model[f].trim() !== p[f]) || SECRET_NAMES.some((n) => model.secrets[n] !== '');
   });
 
   function toInput(): ConnectionProfileInput {
