@@ -16,6 +16,11 @@ export interface AppError {
   httpStatus?: number;
   /** True when the same request may succeed later (network, timeout, 429, 5xx). */
   retryable?: boolean;
+  /**
+   * True when the request may have reached the provider but no answer came back (timeout, connection cut):
+   * a change may or may not have happened, so it must never be taken as sent nor silently repeated.
+   */
+  outcomeUnknown?: boolean;
   /** Every field-level problem at once (field path → message), for forms that show them all. */
   fields?: Record<string, string>;
 }

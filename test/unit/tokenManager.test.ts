@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
@@ -131,5 +132,27 @@ describe('token manager against the emulator over loopback HTTP', () => {
     for (let i = 0; i < 3; i++) await issueToken(http, credentials);
     const error = await failure(issueToken(http, credentials));
     expect(error.error).toMatchObject({ httpStatus: 429, retryable: true });
+  });
+});
+
+describe('network failures say whether the request may have arrived', () => {
+  it('a refused connection is not delivered; a server that accepts and never answers is an unknown outcome', async () => {
+    const refused = await failure(issueToken(createHostClient('http://127.0.0.1:9'), credentials));
+    expect(refused.error).toMatchObject({ code: 'network', retryable: true });
+    expect(refused.error.outcomeUnknown).toBeUndefined();
+
+    const silent = createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const hung = await failure(issueToken(createHostClient(`http://127.0.0.1:${port}`, 300), credentials));
+    expect(hung.error).toMatchObject({ code: 'timeout', outcomeUnknown: true, retryable: true });
+
+    const cut = createServer((socket) => socket.on('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    const cutPort = (cut.address() as { port: number }).port;
+    const dropped = await failure(issueToken(createHostClient(`http://127.0.0.1:${cutPort}`), credentials));
+    expect(dropped.error).toMatchObject({ code: 'network', outcomeUnknown: true });
+    silent.close();
+    cut.close();
   });
 });

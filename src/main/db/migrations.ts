@@ -23,4 +23,132 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX connection_check_by_env ON connection_check (environment, checked_at DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'inbox, push log, outbox',
+    sql: `
+      -- Every authenticated push exactly as received, before anything else happens to it (RELIABILITY 2).
+      CREATE TABLE push_log (
+        id            INTEGER PRIMARY KEY,
+        received_at   INTEGER NOT NULL,
+        body          TEXT    NOT NULL,
+        kind          TEXT    CHECK (kind IN ('message', 'review', 'legacy-review')),
+        outcome       TEXT    NOT NULL CHECK (outcome IN ('stored', 'duplicate', 'quarantined', 'not-json')),
+        detail        TEXT
+      );
+      CREATE INDEX push_log_by_time ON push_log (received_at);
+
+      -- Pushes that authenticated and parsed as JSON but fit no kind: kept and shown to the owner.
+      CREATE TABLE quarantine (
+        id            INTEGER PRIMARY KEY,
+        push_log_id   INTEGER NOT NULL REFERENCES push_log (id),
+        reason        TEXT    NOT NULL,
+        created_at    INTEGER NOT NULL,
+        dismissed_at  INTEGER
+      );
+
+      -- A conversation: channel 244 by threadid, 19 and 9 by bookingid.
+      CREATE TABLE threads (
+        id                  INTEGER PRIMARY KEY,
+        channel             TEXT    NOT NULL,
+        thread_key          TEXT    NOT NULL,
+        hotel_id            TEXT,
+        listing_id          TEXT,
+        booking_id          TEXT,
+        thread_ref          TEXT,
+        guest_id            TEXT,
+        booking_flag        TEXT,
+        guest               TEXT,   -- JSON: first name, location, locale
+        booking             TEXT,   -- JSON: dates, guests, nights, payout, confirmation code, listing name
+        last_message_at     INTEGER,
+        last_preview        TEXT,
+        unread              INTEGER NOT NULL DEFAULT 0,
+        needs_reply         INTEGER NOT NULL DEFAULT 0,
+        updated_at          INTEGER NOT NULL,
+        UNIQUE (channel, thread_key)
+      );
+      CREATE INDEX threads_by_recent ON threads (last_message_at DESC);
+
+      CREATE TABLE messages (
+        id                  INTEGER PRIMARY KEY,
+        thread_id           INTEGER NOT NULL REFERENCES threads (id),
+        channel             TEXT    NOT NULL,
+        provider_message_id TEXT,
+        author              TEXT    NOT NULL CHECK (author IN ('guest', 'host')),
+        body                TEXT    NOT NULL,
+        sent_at             INTEGER NOT NULL,
+        attachments         TEXT,
+        outbox_id           INTEGER,
+        push_log_id         INTEGER REFERENCES push_log (id),
+        UNIQUE (channel, provider_message_id)
+      );
+      CREATE INDEX messages_by_thread ON messages (thread_id, sent_at);
+
+      CREATE TABLE reviews (
+        id                  INTEGER PRIMARY KEY,
+        kind                TEXT    NOT NULL CHECK (kind IN ('current', 'legacy')),
+        channel             TEXT    NOT NULL,
+        provider_review_id  TEXT    NOT NULL,
+        hotel_id            TEXT,
+        detail              TEXT    NOT NULL,  -- JSON in the owner's words (scores, texts, status, roles, dates)
+        received_at         INTEGER NOT NULL,
+        unread              INTEGER NOT NULL DEFAULT 1,
+        push_log_id         INTEGER REFERENCES push_log (id),
+        UNIQUE (kind, channel, provider_review_id)
+      );
+      CREATE INDEX reviews_by_time ON reviews (received_at DESC);
+
+      CREATE TABLE review_replies (
+        id          INTEGER PRIMARY KEY,
+        review_id   INTEGER NOT NULL REFERENCES reviews (id),
+        body        TEXT    NOT NULL,
+        outbox_id   INTEGER,
+        created_at  INTEGER NOT NULL
+      );
+
+      -- Full-text search over every message and review.
+      CREATE VIRTUAL TABLE search_index USING fts5 (
+        text, source UNINDEXED, ref UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
+      );
+
+      -- Work for the provider that must survive a crash: queued in the same transaction as the local change.
+      CREATE TABLE outbox (
+        id               INTEGER PRIMARY KEY,
+        entity_key       TEXT    NOT NULL,
+        kind             TEXT    NOT NULL,
+        payload          TEXT    NOT NULL,
+        state            TEXT    NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'discarded')),
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at  INTEGER NOT NULL,
+        last_error       TEXT,
+        result           TEXT,
+        created_at       INTEGER NOT NULL,
+        updated_at       INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+      CREATE INDEX outbox_by_entity ON outbox (entity_key, id);
+
+      CREATE TABLE drafts (
+        thread_id   INTEGER PRIMARY KEY REFERENCES threads (id),
+        body        TEXT    NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+
+      CREATE TABLE saved_replies (
+        id          INTEGER PRIMARY KEY,
+        title       TEXT    NOT NULL,
+        body        TEXT    NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+
+      -- When the push listener (and later the tunnel) went up and down, so gaps are visible (RELIABILITY 10).
+      CREATE TABLE uptime_log (
+        id          INTEGER PRIMARY KEY,
+        component   TEXT    NOT NULL,
+        state       TEXT    NOT NULL CHECK (state IN ('up', 'down')),
+        at          INTEGER NOT NULL,
+        detail      TEXT
+      );
+    `,
+  },
 ];

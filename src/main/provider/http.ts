@@ -34,20 +34,34 @@ export async function send(
   }
 }
 
+/** Connection failures that happen before a request can reach the provider: safe to send again. */
+const NOT_DELIVERED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+]);
+
 function networkError(error: unknown, where: { what: string; field?: string; baseUrl: string }): AppError {
   const code = isAxiosError(error) ? error.code : undefined;
-  const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+  const cause = isAxiosError(error) ? (error.cause as NodeJS.ErrnoException | undefined)?.code : undefined;
+  const errno = cause ?? code ?? '';
+  const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || errno === 'ETIMEDOUT';
   const reason = timedOut
     ? 'the provider did not answer in time'
-    : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+    : errno === 'ENOTFOUND' || errno === 'EAI_AGAIN'
       ? 'the provider’s address could not be found (check the base URL and your internet connection)'
-      : code === 'ECONNREFUSED'
+      : errno === 'ECONNREFUSED'
         ? 'nothing is answering at that address'
-        : 'the connection failed';
+        : 'the connection was cut before the provider answered';
   return {
     code: timedOut ? ErrorCode.Timeout : ErrorCode.Network,
     message: `${where.what} failed: ${reason} (${where.baseUrl}).`,
     ...(where.field ? { field: where.field } : {}),
     retryable: true,
+    // SECURITY/RELIABILITY: only a refused or unresolvable connection proves nothing was sent.
+    ...(NOT_DELIVERED.has(errno) ? {} : { outcomeUnknown: true }),
   };
 }
