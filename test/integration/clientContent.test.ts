@@ -106,7 +106,7 @@ describe('property update', () => {
     property_name: 'Harbour View Guesthouse',
     property_category: 204,
     room_count: 3,
-    target: 'test',
+    target: 'test' as const,
     physical_address: { city_name: 'Copenhagen', country_code: 'DK', address_line: 'Nyhavn 1' },
   };
 

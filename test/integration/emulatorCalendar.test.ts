@@ -58,12 +58,12 @@ const cases: { name: string; calls: Item[][]; expect: Expectation[] }[] = [
     ],
   },
   {
-    name: 'overlapping ranges in one request: the later range replaces the whole set on the overlap',
+    name: 'overlapping ranges in one request make one set: a channel named twice keeps the later rule, others stay',
     calls: [[inv('DBL', days(0, 4, on([19], inc(2)), on([244], dec(1))), days(2, 2, on([244], fixed(0))))]],
     expect: [
       { day: 1, channel: '19', inventory: 6 },
       { day: 1, channel: '244', inventory: 3 },
-      { day: 2, channel: '19', inventory: 4, noRules: true },
+      { day: 2, channel: '19', inventory: 6 },
       { day: 2, channel: '244', inventory: 0 },
       { day: 3, channel: '244', inventory: 3 },
     ],
@@ -206,7 +206,7 @@ describe('invratecontrol overwrite semantics, per channel and day', () => {
     }
   });
 
-  it('the published request sample applies in order: its last range wins for every date it names', async () => {
+  it('the published request sample: its ranges all name the same channels, so the last one wins for every date', async () => {
     // Fixture invratecontrol-request.json with its ids and dates moved onto the seeded property.
     const sample = fixtureText('invratecontrol-request.json')
       .replaceAll('"RBT"', '"IK-DEMO-001"')

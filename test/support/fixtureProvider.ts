@@ -9,7 +9,10 @@ import { fixtureText } from './fixtures';
  * A loopback server that answers each path with a recorded provider payload (status + raw fixture text), and
  * a provider client pointed at it. `answers` maps a path to [status, fixture name or raw body].
  */
-export async function startFixtureProvider(answers: Record<string, [number, string]>) {
+export async function startFixtureProvider(
+  answers: Record<string, [number, string]>,
+  environment: 'sandbox' | 'production' = 'sandbox',
+) {
   const app = Fastify();
   const received: { path: string; headers: Record<string, unknown>; body: unknown }[] = [];
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -29,7 +32,7 @@ export async function startFixtureProvider(answers: Record<string, [number, stri
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const tokens = createTokenManager({
-    environment: 'sandbox',
+    environment,
     issue: () => issueToken(createHostClient(base), { clientId: 'ZGVtbw==', clientSecret: 'secret' }),
   });
   const client = createProviderClient({

@@ -119,12 +119,25 @@ describe('the client reads the provider’s recorded answers', () => {
     });
   });
 
-  it('sends Bearer on jservice calls and the older token envelope works too', async () => {
+  it('sends the Bearer token on jservice calls', async () => {
     provider = await startFixtureProvider({
-      '/jservice/auth/generate-access-token': [200, 'token-response-production-older.json'],
+      ...TOKEN_ANSWER,
       '/jservice/imageRetrieve': [200, 'image-retrieve-response.json'],
     });
-    // The older envelope carries a live_ token, which a sandbox connection refuses to use.
+    await provider.client.images.list({ hotelid: 'P103' });
+    expect(provider.calls()[0]!.headers.authorization).toBe('Bearer sandbox_eyJpdiI6InVTL013bmlpc3VM');
+  });
+
+  it('the older token envelope (success/data, a live_ token) works for production and is refused for sandbox', async () => {
+    const answers: Record<string, [number, string]> = {
+      '/jservice/auth/generate-access-token': [200, 'token-response-production-older.json'],
+      '/jservice/imageRetrieve': [200, 'image-retrieve-response.json'],
+    };
+    provider = await startFixtureProvider(answers, 'production');
+    expect(await provider.client.images.list({ hotelid: 'P103' })).toHaveLength(2);
+    expect(provider.calls()[0]!.headers.authorization).toBe('Bearer live_eyJpdiI6IlI1NGR6dndiRTNp');
+    await provider.close();
+    provider = await startFixtureProvider(answers, 'sandbox');
     expect(await failure(provider.client.images.list({ hotelid: 'P103' }))).toMatchObject({
       code: 'wrong_environment',
     });

@@ -6,9 +6,8 @@
  * the last call naming that date left there. A call replaces the whole set of every date it names (rule 5): a
  * channel left out of the new set has no rule any more and gets the base data unchanged (rule 6); an empty
  * OTARule array therefore removes every rule of those dates. Dates a call does not name keep their rules.
- * Several ranges in one call are applied in order, each replacing the whole set of its dates, so where ranges
- * overlap the later one wins for the overlapping dates (the spec does not say; this is the literal reading of
- * rule 5 applied per range).
+ * Several ranges in one call together make the call's set for each date (spec 4.11 rules 5 and 7: the set is
+ * overwritten "by each call"); where two ranges name the same channel on the same date, the later range wins.
  */
 
 export type RuleType = 'Fixed' | 'Increase' | 'Decrease' | 'Multiply';
@@ -54,15 +53,23 @@ export function datesBetween(from: string, to: string): string[] {
   return dates;
 }
 
-/** Applies one call's ranges to a calendar, in order: each range replaces the whole rule set of its dates. */
+/**
+ * Applies one call's ranges to a calendar. The call (not each range) overwrites: for every date it names, the new
+ * set is what all of its ranges say for that date, a channel named by two ranges keeping the later range's rule;
+ * a date named only with empty OTARule arrays loses its rules.
+ */
 export function applyRanges(calendar: RuleCalendar, ranges: RuleRange[]): void {
+  const sets = new Map<string, Map<string, ChannelRule>>();
   for (const range of ranges) {
     for (const date of datesBetween(range.from, range.to)) {
-      const set = new Map<string, ChannelRule>();
+      const set = sets.get(date) ?? new Map<string, ChannelRule>();
       for (const { channels, rule } of range.rules) for (const channel of channels) set.set(channel, { ...rule });
-      if (set.size === 0) calendar.delete(date);
-      else calendar.set(date, set);
+      sets.set(date, set);
     }
+  }
+  for (const [date, set] of sets) {
+    if (set.size === 0) calendar.delete(date);
+    else calendar.set(date, set);
   }
 }
 

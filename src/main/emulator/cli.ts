@@ -32,7 +32,6 @@ export async function runEmulatorCli(argv: string[], env: NodeJS.ProcessEnv): Pr
   const emulator = await startEmulator(options as Partial<EmulatorOptions>, { port, host: values.host ?? '127.0.0.1' });
   console.log(`main: ${emulator.mainUrl}`);
   console.log(`token: ${emulator.tokenUrl}`);
-  console.log(`control: ${emulator.controlUrl} (emulator only, not part of Su)`);
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -71,8 +71,25 @@ async function authHeaders(ctx: ProviderContext, scheme: AuthScheme, what: strin
 
 /** Finds a field path such as `facilities[0].instances[0].parking_details.parking_location` in a provider text. */
 export function pathInText(text: string): string | undefined {
-  const match = /\b([a-z][a-z_]*(?:\[\d+\])?(?:\.[a-z][a-z_]*(?:\[\d+\])?)+|[a-z]+_[a-z_]+)\b/.exec(text);
+  const match = /\b([A-Za-z][A-Za-z_]*(?:\[\d+\])?(?:\.[A-Za-z][A-Za-z_]*(?:\[\d+\])?)+|[a-z]+_[a-z_]+)\b/.exec(text);
   return match?.[1]?.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/**
+ * A field mapper: the field the provider named ("field : reason", or a path in the text) wins; otherwise the
+ * first keyword rule that matches the text.
+ */
+export function fieldByKeywords(rules: [RegExp, string][]) {
+  return (p: { code: string | null; text: string; field?: string }): string | undefined => {
+    const named = p.field ?? namedField(p.text);
+    if (named) return named;
+    return rules.find(([pattern]) => pattern.test(p.text))?.[1];
+  };
+}
+
+/** A field named at the start of a provider text ("threadid is required", "locationid: …"). */
+function namedField(text: string): string | undefined {
+  return pathInText(text) ?? /^\s*([a-z][a-z_]*)\s*(?::|is required|is missing)/.exec(text)?.[1];
 }
 
 /**

@@ -37,7 +37,15 @@ const ruleSchema = (level: 'inventory' | 'rate') =>
   z
     .object({
       type: z.enum(RULE_TYPES, { message: `The rule type: one of ${RULE_TYPES.join(', ')}.` }).optional(),
-      value: z.union([z.number(), z.string().trim()]).optional(),
+      value: z
+        .union([
+          z.number().finite(),
+          z
+            .string()
+            .trim()
+            .regex(/^\d+(\.\d+)?$/, 'Write the value as a plain number such as 90 or 0.9.'),
+        ])
+        .optional(),
       closed: z.boolean().optional(),
     })
     .strict()
@@ -99,6 +107,20 @@ const dateRangeSchema = (level: 'inventory' | 'rate', today: string) =>
     })
     .strict()
     .superRefine((range, ctx) => {
+      // One rule per channel per range: a second one would be ambiguous (the provider refuses it).
+      const seen = new Set<number>();
+      range.OTARule.forEach((r, i) =>
+        r.OTACode.forEach((code) => {
+          if (seen.has(code)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['OTARule', i, 'OTACode'],
+              message: `Channel ${code} has two rules here; combine them into one (a modifier can go with closed).`,
+            });
+          }
+          seen.add(code);
+        }),
+      );
       const last = addDays(today, MAX_DAYS_AHEAD);
       if (range.from > range.to)
         ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date is before the start date.' });

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { channelProfile, MESSAGING_CHANNELS } from '../channels';
+import { CHANNELS, channelProfile, MESSAGING_CHANNELS } from '../channels';
 import { hotelIdSchema, idSchema, textSchema } from './common';
+
+/** Channels by review API, from the channel table. */
+const byReviewApi = (api: 'current' | 'legacy') =>
+  Object.values(CHANNELS)
+    .filter((c) => c.reviewApi === api)
+    .map((c) => c.code) as [string, ...string[]];
+const CURRENT_REVIEW_CHANNELS = byReviewApi('current');
+const LEGACY_REVIEW_CHANNELS = byReviewApi('legacy');
 
 const channelSchema = z.enum(MESSAGING_CHANNELS, {
   message: 'Choose channel 244 (Airbnb), 19 (Booking.com) or 9 (Expedia).',
@@ -36,8 +44,8 @@ export type MessageReply = z.input<typeof messageReplySchema>;
 export const reviewReplySchema = z
   .object({
     hotel_id: hotelIdSchema(),
-    channel_id: z.enum(['19', '9'], {
-      message: 'Current reviews are answered on channel 19 (Booking.com) or 9 (Expedia).',
+    channel_id: z.enum(CURRENT_REVIEW_CHANNELS, {
+      message: `Current reviews are answered on ${CURRENT_REVIEW_CHANNELS.map((c) => `channel ${c} (${CHANNELS[c]!.name})`).join(' or ')}.`,
     }),
     channel_property_id: idSchema('The channel property id'),
     channel_review_id: idSchema('The review id', 100),
@@ -53,7 +61,11 @@ export type ReviewReply = z.input<typeof reviewReplySchema>;
 export const legacyReviewReplySchema = z
   .object({
     hotelid: hotelIdSchema(),
-    channelid: z.literal('244', { message: 'Legacy reviews are answered on channel 244 (Airbnb).' }).default('244'),
+    channelid: z
+      .enum(LEGACY_REVIEW_CHANNELS, {
+        message: `Legacy reviews are answered on channel ${LEGACY_REVIEW_CHANNELS.join(', ')}.`,
+      })
+      .default(LEGACY_REVIEW_CHANNELS[0]),
     replytext: textSchema('The reply', 5000),
     reviewid: idSchema('The review id', 100),
     listingid: idSchema('The listing id').optional(),

@@ -40,7 +40,9 @@ export const propertyUpdateSchema = z
       .trim()
       .regex(/^[0-5](\.5)?$/, 'Stars 0 to 5.')
       .optional(),
-    target: textSchema('The target', 50),
+    target: z.enum(['test', 'production'], {
+      message: 'The target: test (a test property) or production (ready for guests).',
+    }),
     provider_property_id: idSchema('Your property id').optional(),
     currency_code: currencySchema.optional(),
     physical_address: z

@@ -137,7 +137,8 @@ export type LegacyReviewPush = z.output<typeof legacyReviewPushSchema>;
 export function classifyPush(body: unknown): 'review' | 'legacy-review' | 'message' | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   if ('channel_review_id' in body) return 'review';
-  if ('review' in body && typeof (body as { review: unknown }).review === 'object') return 'legacy-review';
+  const review = (body as { review?: unknown }).review;
+  if (typeof review === 'object' && review !== null && !Array.isArray(review)) return 'legacy-review';
   if ('messageid' in body || 'message' in body) return 'message';
   return null;
 }

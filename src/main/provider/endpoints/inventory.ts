@@ -39,7 +39,8 @@ export function sendRules(
         };
       },
       parse: (body) => (isSuccess(body) ? { ticketId: (pick(body, 'TicketId', 'ticketId') as string) ?? null } : null),
-      fieldFor: (p) => (p.code === '925' ? 'from' : (p.field ?? pathInText(p.text))),
+      // 925 names the date in its text ("fromdate has passed (…)"); other refusals may name a path.
+      fieldFor: (p) => p.field ?? pathInText(p.text),
     },
     input,
   );

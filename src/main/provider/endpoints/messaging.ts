@@ -1,7 +1,7 @@
 import { encodeReplyLineBreaks } from '../../../shared/channels';
 import { messageReplySchema, type MessageReply } from '../../../shared/schemas/messaging';
 import { isSuccess } from '../envelope';
-import { callEndpoint, pick, type ProviderContext } from '../request';
+import { callEndpoint, fieldByKeywords, pick, type ProviderContext } from '../request';
 
 /** What the provider said when it accepted a reply. */
 export interface ReplySent {
@@ -37,7 +37,12 @@ export function replyToMessage(ctx: ProviderContext, input: MessageReply): Promi
           ...(tracking != null ? { otaTrackingId: String(tracking) } : {}),
         };
       },
-      fieldFor: (p) => (/property|hotel/i.test(p.text) ? 'hotelid' : /thread/i.test(p.text) ? 'threadid' : p.field),
+      fieldFor: fieldByKeywords([
+        [/listing/i, 'listingid'],
+        [/thread/i, 'threadid'],
+        [/booking/i, 'bookingid'],
+        [/property|hotel/i, 'hotelid'],
+      ]),
     },
     input,
   );

@@ -5,7 +5,7 @@ import {
   type ReviewReply,
 } from '../../../shared/schemas/messaging';
 import { isSuccess } from '../envelope';
-import { callEndpoint, pick, type ProviderContext } from '../request';
+import { callEndpoint, fieldByKeywords, pick, type ProviderContext } from '../request';
 
 /** The provider's confirmation of a current review reply. */
 export interface ReviewReplySent {
@@ -15,8 +15,8 @@ export interface ReviewReplySent {
 }
 
 /** Which reply field a review-reply error code is about (spec 7: 558 invalid hotel code, 573 mapping, 947 inactive). */
-const reviewField = (p: { code: string | null; field?: string }) =>
-  p.code === '558' || p.code === '947' ? 'hotel_id' : p.code === '573' ? 'channel_property_id' : p.field;
+const reviewField = (p: { code: string | null; text: string; field?: string }) =>
+  p.code === '558' || p.code === '947' ? 'hotel_id' : p.code === '573' ? 'channel_property_id' : fieldByKeywords([])(p);
 
 /** Endpoint 7: reply to a Booking.com or Expedia review. */
 export function replyToReview(ctx: ProviderContext, input: ReviewReply): Promise<ReviewReplySent> {
@@ -56,7 +56,12 @@ export function replyToLegacyReview(ctx: ProviderContext, input: LegacyReviewRep
       auth: 'bearer',
       schema: legacyReviewReplySchema,
       parse: (body) => (isSuccess(body) ? { accepted: true as const } : null),
-      fieldFor: (p) => (/review/i.test(p.text) ? 'reviewid' : /hotel|property/i.test(p.text) ? 'hotelid' : p.field),
+      fieldFor: fieldByKeywords([
+        [/listing/i, 'listingid'],
+        [/location|account/i, 'locationid'],
+        [/review/i, 'reviewid'],
+        [/hotel|property/i, 'hotelid'],
+      ]),
     },
     input,
   );
