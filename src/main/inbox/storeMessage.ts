@@ -1,0 +1,144 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { MessagePush } from '../../shared/schemas/pushes';
+
+/** The guest as the 244 push describes them (`user_details`): first name, location, locale. */
+export interface GuestInfo {
+  id: string | null;
+  firstName: string | null;
+  location: string | null;
+  locale: string | null;
+}
+
+/** What the thread knows about the booking (`booking_details`, 244 only). */
+export interface BookingInfo {
+  checkIn: string | null;
+  checkOut: string | null;
+  nights: number | null;
+  guests: number | null;
+  adults: number | null;
+  children: number | null;
+  infants: number | null;
+  payout: string | null;
+  confirmationCode: string | null;
+  listingName: string | null;
+}
+
+/** The conversation a message belongs to: 244 by thread id, 19 and 9 by booking id. */
+export const threadKeyOf = (push: Pick<MessagePush, 'channel_id' | 'threadid' | 'bookingid'>) =>
+  push.channel_id === '244' ? push.threadid : push.bookingid;
+
+function guestOf(push: MessagePush): GuestInfo | null {
+  const details = push.user_details;
+  if (!details) return null;
+  const guestIds = new Set(details.roles.filter((r) => r.role === 'guest').flatMap((r) => r.user_ids));
+  const user = details.users.find((u) => guestIds.has(u.id)) ?? details.users.find((u) => u.id === push.guestid);
+  if (!user) return null;
+  return {
+    id: user.id,
+    firstName: user.first_name ?? null,
+    location: user.location ?? null,
+    locale: user.preferred_locale ?? null,
+  };
+}
+
+function bookingOf(push: MessagePush): BookingInfo | null {
+  const b = push.booking_details;
+  if (!b || Object.keys(b).length === 0) return null;
+  const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    checkIn: b.checkin_date ?? null,
+    checkOut: b.checkout_date ?? null,
+    nights: num(b.nights),
+    guests: num(b.number_of_guests),
+    adults: num(b.number_of_adults),
+    children: num(b.number_of_children),
+    infants: num(b.number_of_infants),
+    payout: b.expected_payout_amount_accurate == null ? null : String(b.expected_payout_amount_accurate),
+    confirmationCode: b.reservation_confirmation_code ?? null,
+    listingName: b.listing_name ?? null,
+  };
+}
+
+/**
+ * Files one pushed message: the thread is created or completed (a message for an unknown thread is simply its
+ * first), the message inserted once (unique on channel + messageid), and indexed for search. Runs inside the
+ * caller's transaction. Returns the message id, or null when it was already stored (a repost).
+ */
+export function storeMessage(
+  db: DatabaseSync,
+  push: MessagePush,
+  meta: { receivedAt: number; pushLogId: number },
+): { messageId: number; threadId: number; author: 'guest' | 'host' } | null {
+  const channel = push.channel_id;
+  const author = push.message_type === 'property' ? 'host' : 'guest';
+  const guest = guestOf(push);
+  const booking = bookingOf(push);
+  // Only what this push knows is written: a later push without details never erases earlier ones.
+  db.prepare(
+    `INSERT INTO threads (channel, thread_key, hotel_id, listing_id, booking_id, thread_ref, guest_id, booking_flag, guest, booking, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (channel, thread_key) DO UPDATE SET
+       hotel_id = coalesce(excluded.hotel_id, hotel_id),
+       listing_id = coalesce(excluded.listing_id, listing_id),
+       booking_id = coalesce(excluded.booking_id, booking_id),
+       thread_ref = coalesce(excluded.thread_ref, thread_ref),
+       guest_id = coalesce(excluded.guest_id, guest_id),
+       booking_flag = coalesce(excluded.booking_flag, booking_flag),
+       guest = coalesce(excluded.guest, guest),
+       booking = coalesce(excluded.booking, booking),
+       updated_at = excluded.updated_at`,
+  ).run(
+    channel,
+    threadKeyOf(push),
+    push.hotelid ?? null,
+    push.listingid,
+    push.bookingid,
+    push.threadid,
+    push.guestid,
+    push.bookingflag,
+    guest ? JSON.stringify(guest) : null,
+    booking ? JSON.stringify(booking) : null,
+    meta.receivedAt,
+  );
+  const thread = db
+    .prepare('SELECT id FROM threads WHERE channel = ? AND thread_key = ?')
+    .get(channel, threadKeyOf(push)) as { id: number };
+
+  const inserted = db
+    .prepare(
+      `INSERT INTO messages (thread_id, channel, provider_message_id, author, body, sent_at, attachments, push_log_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel, provider_message_id) DO NOTHING`,
+    )
+    .run(
+      thread.id,
+      channel,
+      push.messageid,
+      author,
+      push.message,
+      meta.receivedAt,
+      push.attachment?.length ? JSON.stringify(push.attachment) : null,
+      meta.pushLogId,
+    );
+  if (inserted.changes === 0) return null;
+  const messageId = Number(inserted.lastInsertRowid);
+
+  // The thread's summary only moves forward in time, so a late message never hides a newer one.
+  db.prepare(
+    `UPDATE threads SET
+       unread = unread + ?,
+       needs_reply = CASE WHEN coalesce(last_message_at, 0) <= ? THEN ? ELSE needs_reply END,
+       last_preview = CASE WHEN coalesce(last_message_at, 0) <= ? THEN ? ELSE last_preview END,
+       last_message_at = max(coalesce(last_message_at, 0), ?)
+     WHERE id = ?`,
+  ).run(
+    author === 'guest' ? 1 : 0,
+    meta.receivedAt,
+    author === 'guest' ? 1 : 0,
+    meta.receivedAt,
+    push.message.slice(0, 200),
+    meta.receivedAt,
+    thread.id,
+  );
+  db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(push.message, messageId);
+  return { messageId, threadId: thread.id, author };
+}

@@ -1,0 +1,148 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { LegacyReviewPush, ReviewPush } from '../../shared/schemas/pushes';
+
+/** How far a review has come; a repost with an earlier status never replaces a later one. */
+const STATUS_RANK: Record<string, number> = { created: 1, in_review: 2, published: 3 };
+
+/** A current review (19, 9) in the owner's words. */
+export interface CurrentReviewDetail {
+  title: string | null;
+  positive: string | null;
+  negative: string | null;
+  scores: Record<string, number | null>;
+  status: string | null;
+  date: string | null;
+  type: string | null;
+  eligibleToReply: boolean | null;
+  revieweeName: string | null;
+  channelPropertyId: string | null;
+  bookingId: string | null;
+}
+
+/** A legacy Airbnb review in the owner's words. */
+export interface LegacyReviewDetail {
+  action: string | null;
+  publicReview: string | null;
+  privateFeedback: string | null;
+  ratings: unknown;
+  reviewerRole: string | null;
+  revieweeRole: string | null;
+  reviewerId: string | null;
+  hidden: boolean | null;
+  submitted: boolean | null;
+  submittedAt: string | null;
+  expiresAt: string | null;
+  bookingId: string | null;
+  listingId: string | null;
+  guestFirstName: string | null;
+}
+
+type Stored = { reviewId: number; created: boolean } | null;
+
+function upsert(
+  db: DatabaseSync,
+  row: {
+    kind: 'current' | 'legacy';
+    channel: string;
+    id: string;
+    hotelId: string | null;
+    detail: object;
+    rank: number;
+  },
+  meta: { receivedAt: number; pushLogId: number },
+  texts: (string | null | undefined)[],
+): Stored {
+  const existing = db
+    .prepare('SELECT id, detail FROM reviews WHERE kind = ? AND channel = ? AND provider_review_id = ?')
+    .get(row.kind, row.channel, row.id) as { id: number; detail: string } | undefined;
+  if (existing) {
+    const before = JSON.parse(existing.detail) as { status?: string | null };
+    const beforeRank = STATUS_RANK[before.status ?? ''] ?? 0;
+    if (row.rank <= beforeRank) return null; // a repost, or older news
+    db.prepare('UPDATE reviews SET detail = ?, unread = 1 WHERE id = ?').run(JSON.stringify(row.detail), existing.id);
+    return { reviewId: existing.id, created: false };
+  }
+  const inserted = db
+    .prepare(
+      'INSERT INTO reviews (kind, channel, provider_review_id, hotel_id, detail, received_at, push_log_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(row.kind, row.channel, row.id, row.hotelId, JSON.stringify(row.detail), meta.receivedAt, meta.pushLogId);
+  const reviewId = Number(inserted.lastInsertRowid);
+  const text = texts.filter(Boolean).join('\n');
+  if (text) db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'review', ?)").run(text, reviewId);
+  return { reviewId, created: true };
+}
+
+/** Files a current review (spec 2.6). Returns null for a repost that brings nothing newer. */
+export function storeReview(
+  db: DatabaseSync,
+  push: ReviewPush,
+  meta: { receivedAt: number; pushLogId: number },
+): Stored {
+  const detail: CurrentReviewDetail = {
+    title: push.review_title ?? null,
+    positive: push.review_description ?? null,
+    negative: push.review_negative_description ?? null,
+    scores: push.review_score ?? {},
+    status: push.review_status ?? null,
+    date: push.review_date ?? null,
+    type: push.review_type ?? null,
+    eligibleToReply: push.is_eligible_to_respond ?? null,
+    revieweeName: push.reviewee_name ?? null,
+    channelPropertyId: push.channel_property_id ?? null,
+    bookingId: push.channel_booking_id ?? null,
+  };
+  return upsert(
+    db,
+    {
+      kind: 'current',
+      channel: push.channel_id,
+      id: push.channel_review_id,
+      hotelId: push.hotel_id,
+      detail,
+      rank: STATUS_RANK[detail.status ?? ''] ?? 0,
+    },
+    meta,
+    [detail.title, detail.positive, detail.negative],
+  );
+}
+
+/** Files a legacy Airbnb review (spec 2.8). */
+export function storeLegacyReview(
+  db: DatabaseSync,
+  push: LegacyReviewPush,
+  meta: { receivedAt: number; pushLogId: number },
+): Stored {
+  const r = push.review;
+  const guestIds = new Set(push.user_details?.roles.filter((x) => x.role === 'guest').flatMap((x) => x.user_ids) ?? []);
+  const guest = push.user_details?.users.find((u) => guestIds.has(u.id) || u.id === r.reviewerid);
+  const detail: LegacyReviewDetail = {
+    action: r.action ?? null,
+    publicReview: r.public_review ?? null,
+    privateFeedback: r.private_feedback ?? null,
+    ratings: r.ratings ?? null,
+    reviewerRole: r.reviewer_role ?? null,
+    revieweeRole: r.reviewee_role ?? null,
+    reviewerId: r.reviewerid ?? null,
+    hidden: r.hidden ?? null,
+    submitted: r.submitted ?? null,
+    submittedAt: r.submitted_at ?? null,
+    expiresAt: r.expires_at ?? null,
+    bookingId: r.booking_id ?? push.bookingid ?? null,
+    listingId: r.listing_id ?? push.listingid ?? null,
+    guestFirstName: guest?.first_name ?? null,
+  };
+  return upsert(
+    db,
+    {
+      kind: 'legacy',
+      channel: push.channel_id ?? '244',
+      id: r.reviewid,
+      hotelId: push.hotelcode ?? null,
+      detail,
+      rank: 0,
+    },
+    meta,
+    [detail.publicReview, detail.privateFeedback],
+  );
+}

@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import { classifyPush, legacyReviewPushSchema, messagePushSchema, reviewPushSchema } from '../../shared/schemas/pushes';
+import type { Database } from '../db/database';
+import { storeMessage } from '../inbox/storeMessage';
+import { storeLegacyReview, storeReview } from '../inbox/storeReview';
+
+export type PushKind = 'message' | 'review' | 'legacy-review';
+
+/** What happened to one push, and what to answer the provider. */
+export interface IngestResult {
+  httpStatus: 200 | 400;
+  outcome: 'stored' | 'duplicate' | 'quarantined' | 'not-json';
+  kind: PushKind | null;
+  pushLogId: number;
+  /** Set for a newly stored guest or host message. */
+  message?: { messageId: number; threadId: number; author: 'guest' | 'host' };
+  /** Set for a newly stored or updated review. */
+  review?: { reviewId: number; created: boolean };
+  /** Why a push was quarantined. */
+  reason?: string;
+}
+
+/**
+ * The acknowledgement the provider expects. Messages and legacy reviews are acknowledged with `status`, current
+ * reviews with `Status` in the contract and `status` in the published sample: both keys satisfy every reader.
+ */
+export const ACKNOWLEDGEMENT = { status: 'Success', Status: 'Success' } as const;
+
+const SCHEMAS = {
+  message: messagePushSchema,
+  review: reviewPushSchema,
+  'legacy-review': legacyReviewPushSchema,
+} as const;
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+    .join('; ');
+}
+
+/**
+ * Files one authenticated push, durably, in ONE transaction on the synchronous=FULL connection: the raw body
+ * goes to the push log first, then it is parsed and stored (or quarantined). The caller acknowledges only
+ * after this returns; when it throws (the write failed), the caller answers 5xx and the provider reposts.
+ *
+ * A bug while storing never loses the push: the store step runs in a savepoint, and when it throws the push is
+ * quarantined with the reason instead (still acknowledged: a repost would fail the same way, and the provider
+ * drops an item after 3 reposts).
+ */
+export function ingestPush(database: Database, rawBody: string, now: number): IngestResult {
+  const { db } = database;
+  return database.transaction(() => {
+    const logged = db
+      .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (?, ?, 'stored')")
+      .run(now, rawBody);
+    const pushLogId = Number(logged.lastInsertRowid);
+    const finish = (result: Omit<IngestResult, 'pushLogId'>): IngestResult => {
+      db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(
+        result.kind,
+        result.outcome,
+        result.reason ?? null,
+        pushLogId,
+      );
+      return { ...result, pushLogId };
+    };
+    const quarantine = (kind: PushKind | null, reason: string) => {
+      db.prepare('INSERT INTO quarantine (push_log_id, reason, created_at) VALUES (?, ?, ?)').run(
+        pushLogId,
+        reason,
+        now,
+      );
+      return finish({ httpStatus: 200, outcome: 'quarantined', kind, reason });
+    };
+
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      return finish({ httpStatus: 400, outcome: 'not-json', kind: null, reason: 'The body is not JSON.' });
+    }
+    const kind = classifyPush(body);
+    if (!kind) return quarantine(null, 'Not a guest message or a review: none of their identifying fields is present.');
+    const parsed = SCHEMAS[kind].safeParse(body);
+    if (!parsed.success)
+      return quarantine(kind, `Looks like a ${kind} but does not fit it: ${describeIssues(parsed.error)}`);
+
+    db.exec('SAVEPOINT store_push');
+    try {
+      const meta = { receivedAt: now, pushLogId };
+      let result: Omit<IngestResult, 'pushLogId'>;
+      if (kind === 'message') {
+        const message = storeMessage(db, parsed.data as z.output<typeof messagePushSchema>, meta);
+        result = message
+          ? { httpStatus: 200, outcome: 'stored', kind, message }
+          : { httpStatus: 200, outcome: 'duplicate', kind };
+      } else {
+        const review =
+          kind === 'review'
+            ? storeReview(db, parsed.data as z.output<typeof reviewPushSchema>, meta)
+            : storeLegacyReview(db, parsed.data as z.output<typeof legacyReviewPushSchema>, meta);
+        result = review
+          ? { httpStatus: 200, outcome: 'stored', kind, review }
+          : { httpStatus: 200, outcome: 'duplicate', kind };
+      }
+      db.exec('RELEASE store_push');
+      return finish(result);
+    } catch (error) {
+      db.exec('ROLLBACK TO store_push');
+      db.exec('RELEASE store_push');
+      const why = error instanceof Error ? error.message : String(error);
+      return quarantine(kind, `Innkeeper could not file this ${kind}: ${why}`);
+    }
+  });
+}

@@ -1,0 +1,112 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AppFailure } from '../../shared/result';
+import type { Database } from '../db/database';
+import { basicAuthMatches, type PushCredentials } from './basicAuth';
+import { ACKNOWLEDGEMENT, ingestPush, type IngestResult } from './ingest';
+import { createUptimeLog, type UptimeLog } from './uptime';
+
+export interface PushReceiverOptions {
+  database: Database;
+  now?: () => number;
+  /** The Basic credentials pushes must carry; null refuses every push (none chosen yet). */
+  credentials: () => PushCredentials | null;
+  /** Loopback port (0 picks a free one). */
+  port: number;
+  /** Called after the acknowledgement went out, for notifications and UI updates (never before). */
+  onIngested?: (result: IngestResult) => void;
+  /** Largest body accepted; real pushes are a few kilobytes. */
+  bodyLimit?: number;
+  /** Requests allowed per minute from one connection address, far above any real burst. */
+  maxPerMinute?: number;
+}
+
+export interface RunningPushReceiver {
+  port: number;
+  /** The address the tunnel or reverse proxy forwards to. */
+  localUrl: string;
+  uptime: UptimeLog;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * The partner endpoint (spec endpoint 5): one address, `POST /push`, for messages, reviews and legacy reviews.
+ *
+ * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
+ * credentials are checked in onRequest, before the body is read, timing-safe; rate-limited by the connection's
+ * own address (never X-Forwarded-For, which a tunnel client could set); body size and timeouts bounded.
+ * RELIABILITY: the acknowledgement is sent only after the push is committed (synchronous=FULL); a failed write
+ * answers 503 so the provider reposts.
+ */
+export async function startPushReceiver(options: PushReceiverOptions): Promise<RunningPushReceiver> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    connectionTimeout: 15_000,
+    requestTimeout: 15_000,
+    keepAliveTimeout: 5_000,
+    forceCloseConnections: true,
+    trustProxy: false,
+  });
+  await app.register(rateLimit, {
+    max: options.maxPerMinute ?? 600,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.socket.remoteAddress ?? 'unknown',
+    hook: 'onRequest',
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const expected = options.credentials();
+    if (expected && basicAuthMatches(request.headers.authorization, expected)) return;
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
+      .send({ status: 'Fail', message: 'Unauthorized' });
+  });
+  // Keep the body as the exact text received (it is logged raw), whatever content type the sender declared.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.post('/push', async (request, reply) => {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    let result: IngestResult;
+    try {
+      result = ingestPush(options.database, raw, now());
+    } catch (error) {
+      console.error(`push could not be stored: ${error instanceof Error ? error.message : String(error)}`);
+      return reply.code(503).send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
+    }
+    if (options.onIngested) setImmediate(() => options.onIngested!(result));
+    if (result.httpStatus === 400) return reply.code(400).send({ status: 'Fail', message: 'The body is not JSON.' });
+    return reply.code(200).send(ACKNOWLEDGEMENT);
+  });
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port });
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new AppFailure({
+        code: 'port_in_use',
+        message: `Port ${options.port} is already used by another program, so Innkeeper cannot receive messages on it. Choose another port.`,
+        field: 'pushPort',
+        retryable: false,
+      });
+    }
+    throw error;
+  }
+  const port = (app.server.address() as { port: number }).port;
+  const uptime = createUptimeLog(options.database, 'listener', now);
+  uptime.up();
+  return {
+    port,
+    localUrl: `http://127.0.0.1:${port}/push`,
+    uptime,
+    app,
+    close: async () => {
+      uptime.down();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { openDatabase, type Database } from '../../src/main/db/database';
+import { startPushReceiver, type RunningPushReceiver } from '../../src/main/push/receiver';
+import type { IngestResult } from '../../src/main/push/ingest';
+import { tempDir } from './tempDir';
+
+export const PUSH_USER = 'su-partner';
+export const PUSH_PASSWORD = 'correct horse battery staple';
+
+/** A push receiver on a real database file in a temp folder, with known Basic credentials. */
+export async function startPushTarget(options: { maxPerMinute?: number; bodyLimit?: number } = {}) {
+  const dir = tempDir('innkeeper-push-');
+  const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));
+  const ingested: IngestResult[] = [];
+  const receiver: RunningPushReceiver = await startPushReceiver({
+    database,
+    port: 0,
+    credentials: () => ({ username: PUSH_USER, password: PUSH_PASSWORD }),
+    onIngested: (r) => ingested.push(r),
+    ...options,
+  });
+  const auth = `Basic ${Buffer.from(`${PUSH_USER}:${PUSH_PASSWORD}`).toString('base64')}`;
+  return {
+    database,
+    receiver,
+    ingested,
+    dataDir: dir.path,
+    /** POSTs a body (object → JSON, string → as is) with the right credentials unless others are given. */
+    post: (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(receiver.localUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: auth, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    count: (table: string) => (database.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+    async stop() {
+      await receiver.close();
+      database.close();
+      dir.remove();
+    },
+  };
+}
