@@ -1,13 +1,23 @@
-import type { AppInfo, HostKind } from '../shared/contract';
+import { join } from 'node:path';
+import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
+import { threadQuerySchema } from '../shared/inbox';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
+import { createInboxQueries } from './inbox/inboxQueries';
+import type { IngestResult } from './push/ingest';
+import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { SecretStore } from './secrets/secretStore';
 import { createConnectionService, type ConnectionService } from './services/connection/connectionService';
 import { createProfileStore, type DemoUrls } from './services/connection/profiles';
 import type { SettingsStore } from './settings/settingsStore';
-import { join } from 'node:path';
+
+/** What a host does to get the owner's attention: native notification + tray (Electron), or nothing extra. */
+export interface Notifier {
+  newMessage(message: NewMessageEvent): void;
+  unreadCount(count: number): void;
+}
 
 export interface CoreDeps {
   host: HostKind;
@@ -18,15 +28,23 @@ export interface CoreDeps {
   /** Where the built-in demo provider listens (null when it is not running). */
   demoUrls: DemoUrls | null;
   forceDemo: boolean;
+  /** INNKEEPER_PUSH_* values. */
+  pushEnv?: PushEnvironment;
+  notifier?: Notifier;
+  /** Points the built-in demo provider's pushes at the listener. */
+  connectDemo?: (target: { url: string; username: string; password: string }) => void;
   now?: () => number;
 }
 
-/** Everything the hosts need: the dispatcher for calls, the bus for events, and a way to stop. */
+/** Everything the hosts need: the dispatcher for calls, the bus for events, and a way to start and stop. */
 export interface Core {
   dispatcher: Dispatcher;
   events: EventBus;
   db: Database;
   connection: ConnectionService;
+  push: PushService;
+  /** Starts what listens (the push receiver). */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +65,42 @@ export function createCore(deps: CoreDeps): Core {
     now,
     forceDemo: deps.forceDemo,
   });
+  const inbox = createInboxQueries(db.db);
+
+  const inboxChanged = (threadId: number | null, reviewId: number | null) => {
+    const counts = inbox.counts();
+    events.emit('inbox.changed', { threadId, reviewId, counts });
+    deps.notifier?.unreadCount(counts.unreadThreads);
+    return counts;
+  };
+
+  // Runs after the acknowledgement went out (RELIABILITY 8): UI updates and notifications only.
+  const onIngested = (result: IngestResult) => {
+    if (result.outcome !== 'stored' && result.outcome !== 'quarantined') return;
+    if (result.message?.author === 'guest') {
+      const thread = inbox.thread(result.message.threadId);
+      const message: NewMessageEvent = {
+        threadId: thread.id,
+        channelName: thread.channelName,
+        guestName: thread.guestName,
+        preview: thread.messages.at(-1)?.body.slice(0, 140) ?? '',
+      };
+      events.emit('inbox.newMessage', message);
+      deps.notifier?.newMessage(message);
+    }
+    inboxChanged(result.message?.threadId ?? null, result.review?.reviewId ?? null);
+    events.emit('push.changed', push.status());
+  };
+
+  const push = createPushService({
+    database: db,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    env: deps.pushEnv ?? {},
+    now,
+    onIngested,
+    ...(deps.connectDemo ? { connectDemo: deps.connectDemo } : {}),
+  });
 
   const info: AppInfo = {
     version: deps.version,
@@ -60,22 +114,53 @@ export function createCore(deps: CoreDeps): Core {
     'connection.save': (args) => connection.save(args),
     'connection.test': (args) => connection.test(args),
     'connection.discardToken': (args) => connection.discardToken(args.environment),
+    'push.status': () => push.status(),
+    'push.save': async (args) => {
+      const status = await push.save(args);
+      events.emit('push.changed', status);
+      return status;
+    },
+    'inbox.threads': (args) => inbox.threads(threadQuerySchema.parse(args)),
+    'inbox.thread': (args) => inbox.thread(args.id),
+    'inbox.markThreadRead': (args) => {
+      inbox.markThreadRead(args.id);
+      return inboxChanged(args.id, null);
+    },
+    'inbox.reviews': () => inbox.reviews(),
+    'inbox.markReviewRead': (args) => {
+      inbox.markReviewRead(args.id);
+      return inboxChanged(null, args.id);
+    },
+    'inbox.counts': () => inbox.counts(),
   };
   return {
     dispatcher: createDispatcher(handlers, () => deps.secrets.values()),
     events,
     db,
     connection,
-    close: async () => db.close(),
+    push,
+    start: () => push.start(),
+    close: async () => {
+      await push.stop();
+      db.close();
+    },
   };
 }
 
-/** Starts the built-in demo provider in this process and builds the core on top of it. */
+/** Starts the built-in demo provider in this process, builds the core on top of it, and starts listening. */
 export async function startCoreWithDemo(
-  deps: Omit<CoreDeps, 'demoUrls'>,
+  deps: Omit<CoreDeps, 'demoUrls' | 'connectDemo'>,
 ): Promise<Core & { emulator: RunningEmulator }> {
   const emulator = await startEmulator();
-  const core = createCore({ ...deps, demoUrls: { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } });
+  const core = createCore({
+    ...deps,
+    demoUrls: { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl },
+    // In-process: the demo provider delivers its pushes to this app's own listener, with its credentials.
+    connectDemo: (target) => {
+      emulator.state.partnerEndpoint = target;
+    },
+  });
+  await core.start();
   return {
     ...core,
     emulator,

@@ -17,6 +17,8 @@ export interface RuntimeConfig {
   dataDir: string;
   webPort: number;
   forceDemo: boolean;
+  /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD: the push listener, fixed for headless runs and tests. */
+  push: { port?: number; username?: string; password?: string };
 }
 
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -29,9 +31,26 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
   if (demo !== undefined && !['', '0', '1', 'true', 'false'].includes(demo)) {
     throw new Error(`INNKEEPER_DEMO must be 1 or 0, got "${demo}"`);
   }
+  const pushPort = env.INNKEEPER_PUSH_PORT;
+  if (
+    pushPort !== undefined &&
+    pushPort !== '' &&
+    !(Number.isInteger(Number(pushPort)) && Number(pushPort) >= 0 && Number(pushPort) <= 65535)
+  ) {
+    throw new Error(`INNKEEPER_PUSH_PORT must be a port number 0-65535, got "${pushPort}"`);
+  }
+  const pushPassword = env.INNKEEPER_PUSH_PASSWORD;
+  if (pushPassword !== undefined && pushPassword !== '' && pushPassword.length < 16) {
+    throw new Error('INNKEEPER_PUSH_PASSWORD must be at least 16 characters');
+  }
   return {
     dataDir: env.INNKEEPER_DATA_DIR || defaultDataDir(env),
     webPort,
     forceDemo: demo === '1' || demo === 'true',
+    push: {
+      ...(pushPort ? { port: Number(pushPort) } : {}),
+      ...(env.INNKEEPER_PUSH_USER ? { username: env.INNKEEPER_PUSH_USER } : {}),
+      ...(pushPassword ? { password: pushPassword } : {}),
+    },
   };
 }

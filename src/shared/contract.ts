@@ -3,6 +3,15 @@ import { ENVIRONMENTS, type Environment } from './environments';
 import type { SecretName } from './schemas/connection';
 import { connectionProfileInputSchema } from './schemas/connection';
 import type { AppError, Result } from './result';
+import {
+  idArgSchema,
+  threadQuerySchema,
+  type InboxCounts,
+  type ReviewItem,
+  type ThreadDetail,
+  type ThreadPage,
+} from './inbox';
+import { pushSettingsInputSchema, type PushStatus } from './schemas/push';
 
 /** How the app is running: a real Electron window, or browser mode on loopback. */
 export type HostKind = 'electron' | 'browser';
@@ -81,6 +90,14 @@ export const contractArgs = {
   'connection.save': connectionProfileInputSchema,
   'connection.test': connectionProfileInputSchema,
   'connection.discardToken': z.object({ environment: z.enum(ENVIRONMENTS) }).strict(),
+  'push.status': empty,
+  'push.save': pushSettingsInputSchema,
+  'inbox.threads': threadQuerySchema,
+  'inbox.thread': idArgSchema,
+  'inbox.markThreadRead': idArgSchema,
+  'inbox.reviews': empty,
+  'inbox.markReviewRead': idArgSchema,
+  'inbox.counts': empty,
 } as const;
 
 /** The result type of each contract method. */
@@ -90,6 +107,14 @@ export interface ContractResults {
   'connection.save': ConnectionState;
   'connection.test': ConnectionTestResult;
   'connection.discardToken': ConnectionState;
+  'push.status': PushStatus;
+  'push.save': PushStatus;
+  'inbox.threads': ThreadPage;
+  'inbox.thread': ThreadDetail;
+  'inbox.markThreadRead': InboxCounts;
+  'inbox.reviews': ReviewItem[];
+  'inbox.markReviewRead': InboxCounts;
+  'inbox.counts': InboxCounts;
 }
 
 /** Contract method names. */
@@ -102,11 +127,23 @@ export type MethodArgs<M extends Method> = z.input<(typeof contractArgs)[M]>;
 export type ParsedArgs<M extends Method> = z.output<(typeof contractArgs)[M]>;
 
 /** Events the core sends to the renderer: name → payload. */
+/** A new guest message, for notifications (native, browser, toast). */
+export interface NewMessageEvent {
+  threadId: number;
+  channelName: string;
+  guestName: string | null;
+  preview: string;
+}
+
 export interface ContractEvents {
   'connection.changed': ConnectionState;
+  'push.changed': PushStatus;
+  /** Something in the inbox changed (a push arrived, something was read). */
+  'inbox.changed': { threadId: number | null; reviewId: number | null; counts: InboxCounts };
+  'inbox.newMessage': NewMessageEvent;
 }
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: EventName[] = ['connection.changed'];
+export const EVENT_NAMES: EventName[] = ['connection.changed', 'push.changed', 'inbox.changed', 'inbox.newMessage'];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */
 export type InnkeeperApi = {

@@ -13,6 +13,8 @@ export async function startTestCore(options: { forceDemo?: boolean } = {}) {
     settings: createConfSettingsStore(dir.path),
     secrets: createFileSecretStore(dir.path),
     forceDemo: options.forceDemo ?? false,
+    // A free port per test core, so parallel tests never share the default listener port.
+    pushEnv: { port: 0 },
   });
   return {
     core,

@@ -15,12 +15,26 @@ describe('runtime configuration from the environment', () => {
       dataDir: '/tmp/x',
       webPort: 4321,
       forceDemo: true,
+      push: {},
+    });
+    expect(
+      readRuntimeConfig({
+        INNKEEPER_PUSH_PORT: '9000',
+        INNKEEPER_PUSH_USER: 'su',
+        INNKEEPER_PUSH_PASSWORD: 'a-long-password-123',
+      }).push,
+    ).toEqual({
+      port: 9000,
+      username: 'su',
+      password: 'a-long-password-123',
     });
   });
 
   it('names the variable when a value is wrong', () => {
     expect(() => readRuntimeConfig({ INNKEEPER_WEB_PORT: 'eighty' })).toThrow(/INNKEEPER_WEB_PORT/);
     expect(() => readRuntimeConfig({ INNKEEPER_DEMO: 'yes' })).toThrow(/INNKEEPER_DEMO/);
+    expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PORT: 'x' })).toThrow(/INNKEEPER_PUSH_PORT/);
+    expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'short' })).toThrow(/INNKEEPER_PUSH_PASSWORD/);
   });
 });
 

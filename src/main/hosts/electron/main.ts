@@ -1,4 +1,4 @@
-import { app, ipcMain, type BrowserWindow } from 'electron';
+import { app, ipcMain, type BrowserWindow, type Tray } from 'electron';
 import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
 import { startCoreWithDemo, type Core } from '../../core';
@@ -6,12 +6,21 @@ import { readRuntimeConfig } from '../../paths';
 import { createFileSecretStore } from '../../secrets/secretStore';
 import { EVENT_CHANNEL, isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
-import { createTray } from './tray';
+import { createTray, showNativeNotification } from './tray';
 import { createMainWindow, rendererUrl } from './window';
 
 // The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
 let window: BrowserWindow | null = null;
 let core: Core | null = null;
+let tray: Tray | null = null;
+
+/** Brings the window forward on a thread (a notification was clicked). */
+function openThread(threadId: number): void {
+  if (!window) return;
+  window.show();
+  window.focus();
+  void window.webContents.executeJavaScript(`location.hash = '#/inbox/${threadId}'`);
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -44,6 +53,16 @@ async function start(): Promise<void> {
     },
     secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
     forceDemo: config.forceDemo,
+    pushEnv: config.push,
+    notifier: {
+      newMessage: (m) =>
+        showNativeNotification({
+          title: `${m.guestName ?? 'A guest'} on ${m.channelName}`,
+          body: m.preview,
+          onClick: () => openThread(m.threadId),
+        }),
+      unreadCount: (n) => tray?.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
+    },
   });
   const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
   window = createMainWindow(preloadDir);
@@ -56,7 +75,7 @@ async function start(): Promise<void> {
   core.events.onAny((event, payload) => {
     if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
   });
-  createTray(
+  tray = createTray(
     () => window,
     () => app.quit(),
   );

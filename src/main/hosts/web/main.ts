@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     settings: createConfSettingsStore(config.dataDir),
     secrets: createFileSecretStore(config.dataDir),
     forceDemo: config.forceDemo,
+    pushEnv: config.push,
   });
   const web = await startWebHost({
     core,
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   });
   console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
   console.log(`Data folder: ${config.dataDir}`);
+  const push = core.push.status();
+  console.log(push.listening ? `Receiving pushes at ${push.localUrl}` : `Not receiving pushes: ${push.error}`);
   const stop = () =>
     void web
       .close()

@@ -1,0 +1,171 @@
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { channelName } from '../../shared/channels';
+import type { InboxCounts, ReviewItem, ThreadDetail, ThreadPage, ThreadSummary } from '../../shared/inbox';
+import type { z } from 'zod';
+import type { threadQuerySchema } from '../../shared/inbox';
+import { AppFailure } from '../../shared/result';
+import { replyPermission } from './replyRules';
+
+type ThreadRow = {
+  id: number;
+  channel: string;
+  hotel_id: string | null;
+  listing_id: string | null;
+  booking_id: string | null;
+  thread_ref: string | null;
+  guest_id: string | null;
+  booking_flag: string | null;
+  guest: string | null;
+  booking: string | null;
+  last_message_at: number | null;
+  last_preview: string | null;
+  unread: number;
+  needs_reply: number;
+};
+
+/** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
+export function ftsQuery(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => `"${w.replace(/"/g, '""')}"*`)
+    .join(' ');
+}
+
+function summary(row: ThreadRow): ThreadSummary {
+  const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
+  const booking = row.booking
+    ? (JSON.parse(row.booking) as { checkIn?: string; checkOut?: string; listingName?: string })
+    : null;
+  return {
+    id: row.id,
+    channel: row.channel,
+    channelName: channelName(row.channel),
+    guestName: guest?.firstName ?? null,
+    listingName: booking?.listingName ?? null,
+    preview: row.last_preview,
+    lastMessageAt: row.last_message_at,
+    unread: row.unread,
+    needsReply: row.needs_reply === 1,
+    checkIn: booking?.checkIn ?? null,
+    checkOut: booking?.checkOut ?? null,
+  };
+}
+
+/** Read side of the inbox: pages of threads, one thread, reviews, counts, read state. */
+export function createInboxQueries(db: DatabaseSync) {
+  return {
+    threads(q: z.output<typeof threadQuerySchema>): ThreadPage {
+      const where: string[] = [];
+      const params: SQLInputValue[] = [];
+      if (q.channel) {
+        where.push('t.channel = ?');
+        params.push(q.channel);
+      }
+      if (q.unreadOnly) where.push('t.unread > 0');
+      if (q.needsReplyOnly) where.push('t.needs_reply = 1');
+      if (q.search && ftsQuery(q.search)) {
+        where.push(
+          "t.id IN (SELECT m.thread_id FROM search_index s JOIN messages m ON s.source = 'message' AND m.id = s.ref WHERE search_index MATCH ?)",
+        );
+        params.push(ftsQuery(q.search));
+      }
+      const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const total = (db.prepare(`SELECT count(*) AS n FROM threads t ${clause}`).get(...params) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT t.* FROM threads t ${clause} ORDER BY t.last_message_at DESC, t.id DESC LIMIT ? OFFSET ?`)
+        .all(...params, q.limit, q.offset) as ThreadRow[];
+      return { total, offset: q.offset, threads: rows.map(summary) };
+    },
+
+    thread(id: number): ThreadDetail {
+      const row = db.prepare('SELECT * FROM threads WHERE id = ?').get(id) as ThreadRow | undefined;
+      if (!row)
+        throw new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
+      const messages = db
+        .prepare('SELECT id, author, body, sent_at, attachments FROM messages WHERE thread_id = ? ORDER BY sent_at, id')
+        .all(id) as {
+        id: number;
+        author: 'guest' | 'host';
+        body: string;
+        sent_at: number;
+        attachments: string | null;
+      }[];
+      return {
+        ...summary(row),
+        hotelId: row.hotel_id,
+        listingId: row.listing_id,
+        bookingId: row.booking_id,
+        threadRef: row.thread_ref,
+        guestId: row.guest_id,
+        bookingFlag: row.booking_flag,
+        guest: row.guest ? JSON.parse(row.guest) : null,
+        booking: row.booking ? JSON.parse(row.booking) : null,
+        messages: messages.map((m) => ({
+          id: m.id,
+          author: m.author,
+          body: m.body,
+          sentAt: m.sent_at,
+          attachments: (m.attachments
+            ? (JSON.parse(m.attachments) as { attachment_id?: unknown; mime_type?: unknown }[])
+            : []
+          ).map((a) => ({
+            id: a.attachment_id == null ? null : String(a.attachment_id),
+            mimeType: a.mime_type == null ? null : String(a.mime_type),
+          })),
+        })),
+      };
+    },
+
+    markThreadRead(id: number): void {
+      db.prepare('UPDATE threads SET unread = 0 WHERE id = ?').run(id);
+    },
+
+    reviews(): ReviewItem[] {
+      const rows = db
+        .prepare(
+          'SELECT r.*, (SELECT count(*) FROM review_replies rr WHERE rr.review_id = r.id) AS replies FROM reviews r ORDER BY received_at DESC, id DESC LIMIT 500',
+        )
+        .all() as {
+        id: number;
+        kind: 'current' | 'legacy';
+        channel: string;
+        provider_review_id: string;
+        hotel_id: string | null;
+        detail: string;
+        received_at: number;
+        unread: number;
+        replies: number;
+      }[];
+      return rows.map((r) => {
+        const detail = JSON.parse(r.detail) as Record<string, unknown>;
+        return {
+          id: r.id,
+          kind: r.kind,
+          channel: r.channel,
+          channelName: channelName(r.channel),
+          providerReviewId: r.provider_review_id,
+          hotelId: r.hotel_id,
+          receivedAt: r.received_at,
+          unread: r.unread === 1,
+          detail,
+          reply: replyPermission({ kind: r.kind, channel: r.channel, detail, replies: r.replies }),
+        };
+      });
+    },
+
+    markReviewRead(id: number): void {
+      db.prepare('UPDATE reviews SET unread = 0 WHERE id = ?').run(id);
+    },
+
+    counts(): InboxCounts {
+      const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      return {
+        unreadThreads: n('SELECT count(*) AS n FROM threads WHERE unread > 0'),
+        unreadReviews: n('SELECT count(*) AS n FROM reviews WHERE unread = 1'),
+        quarantined: n('SELECT count(*) AS n FROM quarantine WHERE dismissed_at IS NULL'),
+      };
+    },
+  };
+}
+export type InboxQueries = ReturnType<typeof createInboxQueries>;

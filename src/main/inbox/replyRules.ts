@@ -1,0 +1,35 @@
+import { channelProfile } from '../../shared/channels';
+
+/**
+ * Whether a review may be answered, with the reason in the owner's words when not (spec 2.6–2.9 and
+ * provider-notes): the provider's own eligibility flag; Booking.com allows one reply, and not to a score-only
+ * review; legacy Airbnb replies only to reviews written by a guest with a booking.
+ */
+export function replyPermission(review: {
+  kind: 'current' | 'legacy';
+  channel: string;
+  detail: Record<string, unknown>;
+  replies: number;
+}): { allowed: true } | { allowed: false; reason: string } {
+  const name = channelProfile(review.channel).name;
+  const d = review.detail;
+  if (review.kind === 'current') {
+    if (d.eligibleToReply === false) return { allowed: false, reason: `${name} says this review cannot be answered.` };
+    if (review.channel === '19' && review.replies > 0) {
+      return {
+        allowed: false,
+        reason: 'Booking.com allows one reply per review, and it cannot be edited; you have replied already.',
+      };
+    }
+    if (review.channel === '19' && !d.title && !d.positive && !d.negative) {
+      return { allowed: false, reason: 'Booking.com does not allow replies to a review with scores only.' };
+    }
+    return { allowed: true };
+  }
+  if (d.reviewerRole && d.reviewerRole !== 'guest') {
+    return { allowed: false, reason: 'Only reviews written by a guest can be answered on Airbnb.' };
+  }
+  if (!d.bookingId)
+    return { allowed: false, reason: 'Airbnb only allows replies to reviews from guests who had a booking.' };
+  return { allowed: true };
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { PushSettingsInput, PushStatus } from '../../shared/schemas/push';
+import { AppFailure } from '../../shared/result';
+import type { Database } from '../db/database';
+import type { SecretStore } from '../secrets/secretStore';
+import type { SettingsStore } from '../settings/settingsStore';
+import type { PushCredentials } from './basicAuth';
+import type { IngestResult } from './ingest';
+import { startPushReceiver, type RunningPushReceiver } from './receiver';
+import { createUptimeLog } from './uptime';
+
+export const DEFAULT_PUSH_PORT = 8787;
+const PASSWORD_KEY = 'push.password';
+
+/** INNKEEPER_PUSH_PORT / _USER / _PASSWORD, for headless use and tests (they win over saved settings). */
+export interface PushEnvironment {
+  port?: number;
+  username?: string;
+  password?: string;
+}
+
+export interface PushServiceDeps {
+  database: Database;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  env: PushEnvironment;
+  now: () => number;
+  onIngested: (result: IngestResult) => void;
+  /** Tells the built-in demo provider where to push (demo mode only). */
+  connectDemo?: (target: { url: string; username: string; password: string }) => void;
+}
+
+/**
+ * Runs the partner endpoint with the owner's settings, restarts it when they change, and reports its health.
+ * A listener that cannot start (port taken) is a visible state, not a crash.
+ */
+export function createPushService(deps: PushServiceDeps) {
+  const { settings, secrets, env } = deps;
+  let running: RunningPushReceiver | null = null;
+  let error: string | null = null;
+  const uptime = createUptimeLog(deps.database, 'listener', deps.now);
+
+  const port = () => env.port ?? settings.get<number>('push.port') ?? DEFAULT_PUSH_PORT;
+  const username = () => env.username ?? settings.get<string>('push.username') ?? 'su-partner';
+  const password = () => env.password ?? secrets.get(PASSWORD_KEY);
+  const credentials = (): PushCredentials | null => {
+    const p = password();
+    return p ? { username: username(), password: p } : null;
+  };
+
+  async function start(): Promise<void> {
+    // Demo mode works out of the box: the first start without a password chooses a strong one.
+    if (!password() && deps.connectDemo) secrets.set(PASSWORD_KEY, randomBytes(24).toString('base64url'));
+    try {
+      running = await startPushReceiver({
+        database: deps.database,
+        port: port(),
+        credentials,
+        now: deps.now,
+        onIngested: deps.onIngested,
+      });
+      error = null;
+      const c = credentials();
+      if (c && deps.connectDemo) deps.connectDemo({ url: running.localUrl, ...c });
+    } catch (e) {
+      running = null;
+      error =
+        e instanceof AppFailure
+          ? e.error.message
+          : `The listener could not start: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  async function stop(): Promise<void> {
+    await running?.close();
+    running = null;
+  }
+
+  return {
+    start,
+    stop,
+    status(): PushStatus {
+      return {
+        port: running?.port ?? port(),
+        username: username(),
+        passwordSet: password() !== null,
+        fromEnvironment: {
+          port: env.port !== undefined,
+          username: env.username !== undefined,
+          password: env.password !== undefined,
+        },
+        listening: running !== null,
+        localUrl: running?.localUrl ?? null,
+        error,
+        downtime: uptime.downSpans().map(({ from, to }) => ({ from, to })),
+        quarantined: (
+          deps.database.db.prepare('SELECT count(*) AS n FROM quarantine WHERE dismissed_at IS NULL').get() as {
+            n: number;
+          }
+        ).n,
+        demoConnected: running !== null && deps.connectDemo !== undefined && credentials() !== null,
+      };
+    },
+    /** Saves the settings (secret first) and restarts the listener with them. */
+    async save(input: PushSettingsInput): Promise<PushStatus> {
+      if (input.password !== undefined) secrets.set(PASSWORD_KEY, input.password);
+      settings.set('push.port', input.port);
+      settings.set('push.username', input.username);
+      await stop();
+      await start();
+      return this.status();
+    },
+  };
+}
+export type PushService = ReturnType<typeof createPushService>;

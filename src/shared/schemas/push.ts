@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** The partner credentials the provider uses for pushes: the owner chooses them and gives them to Su. */
+export const pushSettingsInputSchema = z
+  .object({
+    port: z
+      .number({ message: 'Enter a port number.' })
+      .int('A whole number.')
+      .min(1024, 'Use a port from 1024 to 65535.')
+      .max(65535, 'Use a port from 1024 to 65535.'),
+    username: z
+      .string()
+      .trim()
+      .min(3, 'At least 3 characters.')
+      .max(100, 'At most 100 characters.')
+      .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only (no ":").'),
+    /** Typed or generated in the form; omitted to keep the saved one. */
+    password: z.string().min(16, 'At least 16 characters; use Generate for a strong one.').max(200).optional(),
+  })
+  .strict();
+export type PushSettingsInput = z.input<typeof pushSettingsInputSchema>;
+
+/** The listener's state for the Connection screen. */
+export interface PushStatus {
+  port: number;
+  username: string;
+  passwordSet: boolean;
+  /** Which values come from INNKEEPER_PUSH_* variables (then the form cannot change them). */
+  fromEnvironment: { port: boolean; username: boolean; password: boolean };
+  listening: boolean;
+  /** The local address a tunnel or reverse proxy forwards to. */
+  localUrl: string | null;
+  /** Why it is not listening, when it is not. */
+  error: string | null;
+  /** When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times). */
+  downtime: { from: number; to: number | null }[];
+  /** Pushes kept aside because they fit no known kind. */
+  quarantined: number;
+  /** True when the built-in demo provider delivers its pushes here. */
+  demoConnected: boolean;
+}

@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContractEvents } from '../../src/shared/contract';
+import type { InboxCounts, ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
+import type { PushStatus } from '../../src/shared/schemas/push';
+import type { Result } from '../../src/shared/result';
+import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { startTestCore } from '../support/core';
+
+let ctx: Awaited<ReturnType<typeof startTestCore>>;
+const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
+  const result = (await ctx.core.dispatcher.dispatch(method, args)) as Result<T>;
+  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
+  return result.value;
+};
+const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
+
+beforeEach(async () => {
+  ctx = await startTestCore();
+});
+afterEach(() => ctx.stop());
+
+describe('the demo provider delivers to the app’s own listener', () => {
+  it('the listener runs on loopback with generated credentials, and the emulator pushes to it', async () => {
+    const status = await call<PushStatus>('push.status');
+    expect(status).toMatchObject({
+      listening: true,
+      passwordSet: true,
+      demoConnected: true,
+      error: null,
+      quarantined: 0,
+    });
+    expect(status.localUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
+    expect(JSON.stringify(status)).not.toMatch(/password"\s*:\s*"/);
+    const outcome = await control().push({ kind: 'message', channel: '19' });
+    expect(outcome).toMatchObject({ acknowledged: true, dropped: false });
+  });
+
+  it('a pushed guest message appears as a thread, raises a new-message event, and counts as unread', async () => {
+    const seen: ContractEvents['inbox.newMessage'][] = [];
+    ctx.core.events.on('inbox.newMessage', (m) => seen.push(m));
+    await control().push({ kind: 'message', channel: '244', message: 'Can we check in early?' });
+    await new Promise((r) => setTimeout(r, 20));
+    const page = await call<ThreadPage>('inbox.threads', {});
+    expect(page.total).toBe(1);
+    expect(page.threads[0]).toMatchObject({
+      channel: '244',
+      channelName: 'Airbnb',
+      unread: 1,
+      needsReply: true,
+      preview: 'Can we check in early?',
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        threadId: page.threads[0]!.id,
+        channelName: 'Airbnb',
+        preview: 'Can we check in early?',
+      }),
+    ]);
+    const detail = await call<ThreadDetail>('inbox.thread', { id: page.threads[0]!.id });
+    expect(detail.messages.map((m) => [m.author, m.body])).toEqual([['guest', 'Can we check in early?']]);
+    expect(detail.guest?.firstName).toBeTruthy();
+    const counts = await call<InboxCounts>('inbox.markThreadRead', { id: detail.id });
+    expect(counts.unreadThreads).toBe(0);
+  });
+
+  it('filters by channel, unread and needs-reply, and searches message text', async () => {
+    await control().push({ kind: 'message', channel: '244', message: 'Where do I park the car?' });
+    await control().push({ kind: 'message', channel: '19', message: 'Is breakfast included?' });
+    await control().push({ kind: 'message', channel: '9', message: 'We arrive late, around midnight' });
+    expect((await call<ThreadPage>('inbox.threads', { channel: '19' })).threads.map((t) => t.channelName)).toEqual([
+      'Booking.com',
+    ]);
+    expect((await call<ThreadPage>('inbox.threads', { search: 'breakf' })).threads.map((t) => t.preview)).toEqual([
+      'Is breakfast included?',
+    ]);
+    expect((await call<ThreadPage>('inbox.threads', { search: 'MIDNIGHT' })).total).toBe(1);
+    expect((await call<ThreadPage>('inbox.threads', { search: '"unbalanced' })).total).toBe(0);
+    const all = await call<ThreadPage>('inbox.threads', { limit: 2 });
+    expect([all.total, all.threads.length]).toEqual([3, 2]);
+    await call('inbox.markThreadRead', { id: all.threads[0]!.id });
+    expect((await call<ThreadPage>('inbox.threads', { unreadOnly: true })).total).toBe(2);
+    expect((await call<ThreadPage>('inbox.threads', { needsReplyOnly: true })).total).toBe(3);
+  });
+
+  it('reviews of both kinds are listed with whether a reply is allowed and why not', async () => {
+    await control().push({ kind: 'review', channel: '19' });
+    await control().push({ kind: 'review', channel: '9', is_eligible_to_respond: 'N' });
+    await control().push({ kind: 'legacy-review', channel: '244' });
+    const reviews = await call<ReviewItem[]>('inbox.reviews');
+    expect(reviews).toHaveLength(3);
+    const expedia = reviews.find((r) => r.channel === '9')!;
+    expect(expedia.reply).toEqual({ allowed: false, reason: 'Expedia says this review cannot be answered.' });
+    expect(reviews.find((r) => r.channel === '19')!.reply).toEqual({ allowed: true });
+    expect(reviews.find((r) => r.kind === 'legacy')).toBeDefined();
+    expect((await call<InboxCounts>('inbox.counts')).unreadReviews).toBe(3);
+  });
+
+  it('saving push settings validates them and restarts the listener', async () => {
+    const bad = await ctx.core.dispatcher.dispatch('push.save', { port: 80, username: 'a:b', password: 'short' });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: {
+        code: 'validation',
+        fields: { port: expect.any(String), username: expect.any(String), password: expect.any(String) },
+      },
+    });
+    const before = await call<PushStatus>('push.status');
+    const saved = await call<PushStatus>('push.save', {
+      port: 40123,
+      username: 'owner-chosen',
+      password: 'a-new-strong-password-42',
+    });
+    // INNKEEPER_PUSH_PORT (0 in tests) wins over the saved port, and says so.
+    expect(saved).toMatchObject({
+      listening: true,
+      username: 'owner-chosen',
+      fromEnvironment: { port: true, username: false },
+    });
+    expect(saved.localUrl).not.toBe(before.localUrl);
+    // The demo provider now pushes with the new credentials, and they are accepted.
+    expect(await control().push({ kind: 'message', channel: '9' })).toMatchObject({ acknowledged: true });
+    const old = await fetch(saved.localUrl!, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('su-partner:x').toString('base64')}` },
+      body: '{}',
+    });
+    expect(old.status).toBe(401);
+  });
+});
