@@ -1,0 +1,182 @@
+import { AppFailure, ErrorCode } from '../../shared/result';
+import { DEFAULT_BACKOFF } from './policy';
+import { createOutboxStore } from './store';
+import type { OutboxItem, OutboxOptions, OutboxState, PayloadOf, Senders, Timers } from './types';
+import { createWorker } from './worker';
+
+const realTimers: Timers = {
+  setTimeout(fn, ms) {
+    const handle = setTimeout(fn, ms);
+    // A waiting outbox must not keep a process alive by itself (CLI runs, tests); the app is alive anyway.
+    handle.unref();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+const STATE_WORDS: Record<OutboxState, string> = {
+  queued: 'waiting to be sent',
+  sending: 'being sent right now',
+  sent: 'already sent',
+  failed: 'stopped',
+  discarded: 'discarded',
+};
+
+const notFound = (id: number) =>
+  new AppFailure({ code: 'not_found', message: `There is no outgoing item ${id}.`, retryable: false });
+
+/**
+ * The durable outbox: work for the provider (message and review replies, later rate pushes) that must survive a
+ * crash and go out exactly as the owner intended (RELIABILITY 11–14).
+ *
+ * Callers queue an item in the same transaction as their local change, on the same connection:
+ *
+ *     database.transaction(() => {
+ *       const item = outbox.enqueue('message-reply', `thread:${threadId}`, reply);
+ *       insertHostMessage(threadId, reply.message, item.id);
+ *     });
+ *
+ * so either both are committed or neither is; `onChange` hears about the item only after that commit.
+ */
+export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
+  const { db, now, senders } = options;
+  const store = createOutboxStore(db);
+  const onError = options.onError ?? ((error: unknown) => console.error('outbox:', error));
+
+  const notify = (id: number) => {
+    const item = store.get(id);
+    if (!item || !options.onChange) return;
+    try {
+      options.onChange(item);
+    } catch (error) {
+      // A broken UI listener must not leave an item half-recorded or stop the worker.
+      onError(error);
+    }
+  };
+
+  const worker = createWorker({
+    store,
+    senders,
+    now,
+    random: options.random,
+    timers: options.timers ?? realTimers,
+    maxInFlight: Math.max(1, options.maxInFlight ?? 4),
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+    notify,
+    onError,
+  });
+
+  /**
+   * Tells the UI and the worker about a new item once the caller's transaction has ended. Until then the row is
+   * not committed (and may yet be rolled back), so the UI must not say "queued" (RELIABILITY 11).
+   */
+  const afterCommit = (id: number) => {
+    const check = () => {
+      try {
+        // Closed right after queueing (the app shutting down): the row is durable, the next start sends it.
+        if (!db.db.isOpen) return;
+        if (db.db.isTransaction) return void setImmediate(check);
+        // Absent when the caller's transaction rolled back.
+        if (!store.get(id)) return;
+        notify(id);
+        worker.pump();
+      } catch (error) {
+        onError(error);
+      }
+    };
+    queueMicrotask(check);
+  };
+
+  const serialize = (payload: unknown): string => {
+    const text = JSON.stringify(payload);
+    if (text === undefined) {
+      throw new AppFailure({ code: ErrorCode.Validation, message: 'There is nothing to send.', retryable: false });
+    }
+    return text;
+  };
+
+  /** Applies an owner's decision to one item, allowed only from some states, and tells UI and worker. */
+  const decide = (id: number, verb: string, from: OutboxState[], change: () => boolean): OutboxItem => {
+    const before = store.get(id);
+    if (!before) throw notFound(id);
+    // The guarded UPDATE re-checks the state, so a send that began in between is never changed under it.
+    if (!from.includes(before.state) || !change()) {
+      const state = store.get(id)?.state ?? before.state;
+      throw new AppFailure({
+        code: 'invalid_state',
+        message: `This item cannot be ${verb}: it is ${STATE_WORDS[state]}.`,
+        retryable: false,
+      });
+    }
+    // The item as the decision left it (a retried item may be on its way by the time the caller looks again).
+    const after = store.get(id)!;
+    notify(id);
+    worker.pump();
+    return after;
+  };
+
+  return {
+    /**
+     * Queues `payload` for the sender of `kind`, after every open item of `entityKey`. Call it inside the
+     * transaction that makes the local change (it opens none itself); it is durable when that commits.
+     */
+    enqueue<K extends keyof S & string>(
+      kind: K,
+      entityKey: string,
+      payload: PayloadOf<S, K>,
+    ): OutboxItem<PayloadOf<S, K>> {
+      if (!Object.hasOwn(senders, kind)) {
+        throw new AppFailure({ code: ErrorCode.Validation, message: `No sender for “${kind}”.`, retryable: false });
+      }
+      if (!entityKey) {
+        throw new AppFailure({ code: ErrorCode.Validation, message: 'An item needs an entity key.', retryable: false });
+      }
+      const item = store.insert(kind, entityKey, serialize(payload), now());
+      afterCommit(item.id);
+      return item as OutboxItem<PayloadOf<S, K>>;
+    },
+
+    /** Marks items left mid-send by a previous process as failed (outcome unknown), then sends. */
+    start: () => worker.start(),
+    /** Stops sending; resolves once the sends in flight are recorded. */
+    stop: () => worker.stop(),
+    /** Once started: sends what is due now; resolves when nothing is in flight any more. */
+    kick: () => worker.kick(),
+
+    /** Sends a failed item again, from a fresh backoff. */
+    retry: (id: number) =>
+      decide(id, 'sent again', ['failed'], () =>
+        store.requeue(id, { attempts: 0, at: now(), error: null, now: now(), from: 'failed' }),
+      ),
+    /** Replaces the payload of a waiting or stopped item; its sender validates it again on the next attempt. */
+    edit: (id: number, payload: unknown) => {
+      const text = serialize(payload);
+      return decide(id, 'edited', ['queued', 'failed'], () => store.setPayload(id, text, now()));
+    },
+    /** Gives up on a waiting or stopped item; the entity's later items go ahead. */
+    discard: (id: number) => decide(id, 'discarded', ['queued', 'failed'], () => store.discard(id, now())),
+    /** The owner confirmed that a stopped item (typically one whose outcome was unknown) did arrive. */
+    markSent: (id: number) =>
+      decide(id, 'marked as sent', ['failed'], () => store.markSent(id, { confirmedByOwner: true }, now(), 'failed')),
+
+    /** Why the whole queue is paused (an authorization failure), or null. Persisted with the waiting item. */
+    paused: () => store.paused(),
+    /** After the owner fixed the credentials: the waiting items are attempted again now. */
+    resume(): void {
+      for (const item of store.resume(now())) notify(item.id);
+      worker.pump();
+    },
+    /** Until when the provider is taken as unreachable (nothing is attempted before), or null. */
+    unreachableUntil: () => worker.unreachableUntil(),
+
+    /** Every item of one entity (a thread's outgoing messages), oldest first. */
+    list: (entityKey: string) => store.list(entityKey),
+    get: (id: number) => store.get(id),
+    counts: () => store.counts(),
+    /** Every item not yet settled (queued, sending or failed), oldest first. */
+    pending: () => store.pending(),
+  };
+}
+
+/** An outbox with the senders `S` (services that queue replies take `Outbox<ReplySenders>`). */
+export type Outbox<S extends Senders = Senders> = ReturnType<typeof createOutbox<S>>;

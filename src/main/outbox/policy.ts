@@ -1,0 +1,73 @@
+import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
+
+/**
+ * What an attempt's outcome means for the item (RELIABILITY 12 and 14):
+ * - `pause`: the provider refused our credentials (after the client already renewed the token once), or none are
+ *   configured. Every other item would be refused the same way, so the whole queue waits for the owner.
+ * - `unknown`: the request may have arrived (timeout, connection cut). Never marked sent, never sent again by
+ *   itself: the owner checks and decides.
+ * - `transient`: the provider did not get it or could not take it now (not delivered, 429, 5xx): try again later.
+ * - `offline`: a transient failure that proves the provider is unreachable (connection refused, no DNS): the
+ *   item backs off and the whole queue holds back too, so nothing is attempted while offline.
+ * - `permanent`: the provider refused this request (validation, 4xx): only an edit or a decision helps.
+ */
+export type FailureKind = 'pause' | 'unknown' | 'transient' | 'offline' | 'permanent';
+
+/** Codes that mean "the owner must fix the connection", not "this item is wrong". */
+export const PAUSING_CODES: readonly string[] = [
+  ErrorCode.Unauthorized,
+  ErrorCode.NotConfigured,
+  ErrorCode.WrongEnvironment,
+];
+
+export function classify(error: AppError): FailureKind {
+  if (PAUSING_CODES.includes(error.code) || error.httpStatus === 401) return 'pause';
+  if (error.outcomeUnknown) return 'unknown';
+  if (error.retryable === true) return error.code === ErrorCode.Network ? 'offline' : 'transient';
+  // Anything not known to be safe to repeat stops for the owner rather than being retried blindly.
+  return 'permanent';
+}
+
+/** The AppError a sender failed with. A sender that threw anything else had a bug, possibly after sending. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppFailure) return error.error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    code: ErrorCode.Internal,
+    message: `Sending failed unexpectedly (${detail}); it may or may not have reached the provider.`,
+    retryable: false,
+    outcomeUnknown: true,
+  };
+}
+
+/** For a row found in `sending` at start: the process stopped after the request may have left. */
+export const INTERRUPTED: AppError = {
+  code: 'interrupted',
+  message:
+    'Innkeeper stopped while this was being sent, so it may or may not have reached the guest. ' +
+    'Check on the channel, then mark it as sent or send it again.',
+  retryable: false,
+  outcomeUnknown: true,
+};
+
+/** A kind this build has no sender for (an item written by another version). */
+export const noSender = (kind: string): AppError => ({
+  code: 'unknown_kind',
+  message: `This version of Innkeeper cannot send items of kind “${kind}”.`,
+  retryable: false,
+});
+
+export const DEFAULT_BACKOFF = { baseMs: 2_000, capMs: 5 * 60_000 };
+
+/**
+ * Capped exponential backoff with full jitter: uniform in [0, min(cap, base · 2^failures)). Full jitter spreads
+ * the retries of many items (and many installations) instead of having them return in lockstep.
+ */
+export function backoffDelay(
+  failures: number,
+  random: () => number,
+  { baseMs, capMs }: { baseMs: number; capMs: number } = DEFAULT_BACKOFF,
+): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, Math.min(failures, 30)));
+  return Math.floor(random() * ceiling);
+}
