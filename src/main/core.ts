@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
-import { threadQuerySchema } from '../shared/inbox';
+import { threadQuerySchema, type OutboxStatus } from '../shared/inbox';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createInboxQueries } from './inbox/inboxQueries';
+import { createReplyService } from './inbox/replyService';
+import { createOutbox } from './outbox/outbox';
+import { replySenders } from './outbox/senders';
 import type { IngestResult } from './push/ingest';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { SecretStore } from './secrets/secretStore';
@@ -92,6 +95,35 @@ export function createCore(deps: CoreDeps): Core {
     events.emit('push.changed', push.status());
   };
 
+  const outbox = createOutbox({
+    db,
+    now,
+    random: Math.random,
+    // The client is built at each send, so a send after the owner fixed credentials uses the new ones.
+    senders: replySenders(() => connection.provider()),
+    onChange: (item) => {
+      const [kind, id] = item.entityKey.split(':');
+      inboxChanged(kind === 'thread' ? Number(id) : null, kind === 'review' ? Number(id) : null);
+      events.emit('outbox.changed', outboxStatus());
+    },
+    onError: (error) => console.error(`outbox: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const outboxStatus = (): OutboxStatus => {
+    const paused = outbox.paused();
+    return {
+      ...outbox.counts(),
+      paused: paused ? { message: paused.error.message, since: paused.since } : null,
+      unreachableUntil: outbox.unreachableUntil(),
+    };
+  };
+  const replies = createReplyService({ database: db, outbox, inbox, now });
+  const outboxAction = (fn: () => unknown): OutboxStatus => {
+    fn();
+    const status = outboxStatus();
+    events.emit('outbox.changed', status);
+    return status;
+  };
+
   const push = createPushService({
     database: db,
     settings: deps.settings,
@@ -111,7 +143,12 @@ export function createCore(deps: CoreDeps): Core {
   const handlers: Handlers = {
     'app.info': () => info,
     'connection.get': () => connection.state(),
-    'connection.save': (args) => connection.save(args),
+    'connection.save': (args) => {
+      const state = connection.save(args);
+      // New credentials may be what a paused queue was waiting for.
+      if (outbox.paused()) outboxAction(() => outbox.resume());
+      return state;
+    },
     'connection.test': (args) => connection.test(args),
     'connection.discardToken': (args) => connection.discardToken(args.environment),
     'push.status': () => push.status(),
@@ -132,6 +169,23 @@ export function createCore(deps: CoreDeps): Core {
       return inboxChanged(null, args.id);
     },
     'inbox.counts': () => inbox.counts(),
+    'inbox.sendReply': (args) => {
+      replies.sendReply(args.threadId, args.body);
+      inboxChanged(args.threadId, null);
+      return inbox.thread(args.threadId);
+    },
+    'inbox.saveDraft': (args) => replies.saveDraft(args.threadId, args.body),
+    'inbox.replyToReview': (args) => {
+      replies.replyToReview(args.reviewId, args.body);
+      inboxChanged(null, args.reviewId);
+      return inbox.reviews().find((r) => r.id === args.reviewId)!;
+    },
+    'outbox.status': () => outboxStatus(),
+    'outbox.retry': (args) => outboxAction(() => outbox.retry(args.id)),
+    'outbox.discard': (args) => outboxAction(() => outbox.discard(args.id)),
+    'outbox.editReply': (args) => outboxAction(() => replies.editReply(args.id, args.body)),
+    'outbox.markSent': (args) => outboxAction(() => outbox.markSent(args.id)),
+    'outbox.resume': () => outboxAction(() => outbox.resume()),
   };
   return {
     dispatcher: createDispatcher(handlers, () => deps.secrets.values()),
@@ -139,9 +193,13 @@ export function createCore(deps: CoreDeps): Core {
     db,
     connection,
     push,
-    start: () => push.start(),
+    start: async () => {
+      outbox.start();
+      await push.start();
+    },
     close: async () => {
       await push.stop();
+      await outbox.stop();
       db.close();
     },
   };

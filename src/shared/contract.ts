@@ -4,9 +4,14 @@ import type { SecretName } from './schemas/connection';
 import { connectionProfileInputSchema } from './schemas/connection';
 import type { AppError, Result } from './result';
 import {
+  draftSchema,
+  editReplySchema,
   idArgSchema,
+  reviewReplyArgsSchema,
+  sendReplySchema,
   threadQuerySchema,
   type InboxCounts,
+  type OutboxStatus,
   type ReviewItem,
   type ThreadDetail,
   type ThreadPage,
@@ -98,6 +103,15 @@ export const contractArgs = {
   'inbox.reviews': empty,
   'inbox.markReviewRead': idArgSchema,
   'inbox.counts': empty,
+  'inbox.sendReply': sendReplySchema,
+  'inbox.saveDraft': draftSchema,
+  'inbox.replyToReview': reviewReplyArgsSchema,
+  'outbox.status': empty,
+  'outbox.retry': idArgSchema,
+  'outbox.discard': idArgSchema,
+  'outbox.editReply': editReplySchema,
+  'outbox.markSent': idArgSchema,
+  'outbox.resume': empty,
 } as const;
 
 /** The result type of each contract method. */
@@ -115,6 +129,15 @@ export interface ContractResults {
   'inbox.reviews': ReviewItem[];
   'inbox.markReviewRead': InboxCounts;
   'inbox.counts': InboxCounts;
+  'inbox.sendReply': ThreadDetail;
+  'inbox.saveDraft': { savedAt: number };
+  'inbox.replyToReview': ReviewItem;
+  'outbox.status': OutboxStatus;
+  'outbox.retry': OutboxStatus;
+  'outbox.discard': OutboxStatus;
+  'outbox.editReply': OutboxStatus;
+  'outbox.markSent': OutboxStatus;
+  'outbox.resume': OutboxStatus;
 }
 
 /** Contract method names. */
@@ -141,9 +164,17 @@ export interface ContractEvents {
   /** Something in the inbox changed (a push arrived, something was read). */
   'inbox.changed': { threadId: number | null; reviewId: number | null; counts: InboxCounts };
   'inbox.newMessage': NewMessageEvent;
+  /** A reply changed state (queued, sending, sent, failed), or the queue paused or resumed. */
+  'outbox.changed': OutboxStatus;
 }
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: EventName[] = ['connection.changed', 'push.changed', 'inbox.changed', 'inbox.newMessage'];
+export const EVENT_NAMES: EventName[] = [
+  'connection.changed',
+  'push.changed',
+  'inbox.changed',
+  'inbox.newMessage',
+  'outbox.changed',
+];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */
 export type InnkeeperApi = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGING_CHANNELS } from './channels';
+import type { AppError } from './result';
 
 /** Filters of the thread list. */
 export const threadQuerySchema = z
@@ -36,6 +37,13 @@ export interface ThreadPage {
   threads: ThreadSummary[];
 }
 
+/** Where an outgoing reply is: queued, sending, sent, or failed with the provider's reason. */
+export interface Delivery {
+  outboxId: number;
+  state: 'queued' | 'sending' | 'sent' | 'failed' | 'discarded';
+  error: AppError | null;
+}
+
 /** A message in a thread, oldest first. */
 export interface ThreadMessage {
   id: number;
@@ -43,6 +51,8 @@ export interface ThreadMessage {
   body: string;
   sentAt: number;
   attachments: { id: string | null; mimeType: string | null }[];
+  /** Set for replies written in Innkeeper (not for pushed echoes). */
+  delivery: Delivery | null;
 }
 
 /** Everything the thread view shows. */
@@ -67,6 +77,8 @@ export interface ThreadDetail extends ThreadSummary {
     listingName: string | null;
   } | null;
   messages: ThreadMessage[];
+  /** What the owner was typing, saved as they typed. */
+  draft: string | null;
 }
 
 /** A review in the list and in its own view. */
@@ -83,6 +95,8 @@ export interface ReviewItem {
   detail: Record<string, unknown>;
   /** Whether a reply is allowed, and if not, why (shown next to the reply box). */
   reply: { allowed: true } | { allowed: false; reason: string };
+  /** Replies written in Innkeeper, with where each one is. */
+  replies: { id: number; body: string; createdAt: number; delivery: Delivery | null }[];
 }
 
 /** Counts for the navigation badge and the window title. */
@@ -93,3 +107,25 @@ export interface InboxCounts {
 }
 
 export const idArgSchema = z.object({ id: z.number().int().positive() }).strict();
+
+/** The text of a reply: what the composer sends. */
+export const replyBodySchema = z.string().trim().min(1, 'Write a reply first.').max(5000, 'At most 5000 characters.');
+export const sendReplySchema = z.object({ threadId: z.number().int().positive(), body: replyBodySchema }).strict();
+export const reviewReplyArgsSchema = z
+  .object({ reviewId: z.number().int().positive(), body: replyBodySchema })
+  .strict();
+export const draftSchema = z
+  .object({ threadId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
+  .strict();
+export const editReplySchema = z.object({ id: z.number().int().positive(), body: replyBodySchema }).strict();
+
+/** The outbox as the app shell shows it. */
+export interface OutboxStatus {
+  queued: number;
+  sending: number;
+  failed: number;
+  /** Set when an authorization failure paused every send until the owner fixes the credentials. */
+  paused: { message: string; since: number } | null;
+  /** Set while the provider cannot be reached (no attempt before then). */
+  unreachableUntil: number | null;
+}

@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { channelName } from '../../shared/channels';
-import type { InboxCounts, ReviewItem, ThreadDetail, ThreadPage, ThreadSummary } from '../../shared/inbox';
+import type { Delivery, InboxCounts, ReviewItem, ThreadDetail, ThreadPage, ThreadSummary } from '../../shared/inbox';
 import type { z } from 'zod';
 import type { threadQuerySchema } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
@@ -22,6 +22,16 @@ type ThreadRow = {
   unread: number;
   needs_reply: number;
 };
+
+type DeliveryRow = { outbox_id: number | null; state: Delivery['state'] | null; last_error: string | null };
+const delivery = (row: DeliveryRow): Delivery | null =>
+  row.outbox_id === null || row.state === null
+    ? null
+    : {
+        outboxId: row.outbox_id,
+        state: row.state,
+        error: row.last_error ? (JSON.parse(row.last_error) as Delivery['error']) : null,
+      };
 
 /** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
 export function ftsQuery(text: string): string {
@@ -83,14 +93,18 @@ export function createInboxQueries(db: DatabaseSync) {
       if (!row)
         throw new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
       const messages = db
-        .prepare('SELECT id, author, body, sent_at, attachments FROM messages WHERE thread_id = ? ORDER BY sent_at, id')
-        .all(id) as {
+        .prepare(
+          `SELECT m.id, m.author, m.body, m.sent_at, m.attachments, m.outbox_id, o.state, o.last_error
+           FROM messages m LEFT JOIN outbox o ON o.id = m.outbox_id WHERE m.thread_id = ? ORDER BY m.sent_at, m.id`,
+        )
+        .all(id) as ({
         id: number;
         author: 'guest' | 'host';
         body: string;
         sent_at: number;
         attachments: string | null;
-      }[];
+      } & DeliveryRow)[];
+      const draft = db.prepare('SELECT body FROM drafts WHERE thread_id = ?').get(id) as { body: string } | undefined;
       return {
         ...summary(row),
         hotelId: row.hotel_id,
@@ -113,7 +127,9 @@ export function createInboxQueries(db: DatabaseSync) {
             id: a.attachment_id == null ? null : String(a.attachment_id),
             mimeType: a.mime_type == null ? null : String(a.mime_type),
           })),
+          delivery: delivery(m),
         })),
+        draft: draft?.body ?? null,
       };
     },
 
@@ -150,6 +166,14 @@ export function createInboxQueries(db: DatabaseSync) {
           unread: r.unread === 1,
           detail,
           reply: replyPermission({ kind: r.kind, channel: r.channel, detail, replies: r.replies }),
+          replies: (
+            db
+              .prepare(
+                `SELECT rr.id, rr.body, rr.created_at, rr.outbox_id, o.state, o.last_error
+                 FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id WHERE rr.review_id = ? ORDER BY rr.id`,
+              )
+              .all(r.id) as ({ id: number; body: string; created_at: number } & DeliveryRow)[]
+          ).map((rr) => ({ id: rr.id, body: rr.body, createdAt: rr.created_at, delivery: delivery(rr) })),
         };
       });
     },

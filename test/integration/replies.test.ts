@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutboxStatus, ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
+import type { Result } from '../../src/shared/result';
+import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { startTestCore } from '../support/core';
+
+let ctx: Awaited<ReturnType<typeof startTestCore>>;
+const dispatch = <T>(method: string, args: unknown = {}) =>
+  ctx.core.dispatcher.dispatch(method, args) as Promise<Result<T>>;
+const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
+  const result = await dispatch<T>(method, args);
+  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
+  return result.value;
+};
+const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
+/** Waits until `check` holds (the outbox sends in the background). */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 3000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+const firstThread = async () => (await call<ThreadPage>('inbox.threads')).threads[0]!;
+
+beforeEach(async () => {
+  ctx = await startTestCore();
+});
+afterEach(() => ctx.stop());
+
+describe('replying to a guest', () => {
+  it('a reply is shown at once as the owner’s own, then sent as a correctly shaped messagingAB request', async () => {
+    await control().push({ kind: 'message', channel: '244', message: 'Hi! Is there parking?' });
+    const thread = await firstThread();
+    const after = await call<ThreadDetail>('inbox.sendReply', {
+      threadId: thread.id,
+      body: 'Hi!\nYes, free parking behind the house.',
+    });
+    expect(after.messages.at(-1)).toMatchObject({
+      author: 'host',
+      body: 'Hi!\nYes, free parking behind the house.',
+      delivery: { state: expect.stringMatching(/queued|sending|sent/) },
+    });
+    expect(after.needsReply).toBe(false);
+    const sent = await eventually(
+      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'sent',
+    );
+    expect(sent.messages.at(-1)!.delivery!.state).toBe('sent');
+    const requests = (await control().requests()).filter((r) => r.path.endsWith('/messagingAB'));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.body).toMatchObject({
+      channelcode: '244',
+      message: 'Hi!\\nYes, free parking behind the house.',
+      threadid: expect.any(String),
+      guestid: expect.any(String),
+      listingid: expect.any(String),
+    });
+    expect(requests[0]!.status).toBe(200);
+  });
+
+  it('Booking.com replies carry the booking id and double-backslash line breaks', async () => {
+    await control().push({ kind: 'message', channel: '19' });
+    const thread = await firstThread();
+    await call('inbox.sendReply', { threadId: thread.id, body: 'Line one\nLine two' });
+    const [request] = await eventually(
+      async () => (await control().requests()).filter((r) => r.path.endsWith('/messagingAB')),
+      (r) => r.length > 0,
+    );
+    expect(request!.body).toMatchObject({
+      channelcode: '19',
+      bookingid: expect.any(String),
+      message: 'Line one\\\\nLine two',
+    });
+  });
+
+  it('a reply the provider refuses stops with its message; Edit and Discard are offered', async () => {
+    await control().push({ kind: 'message', channel: '19', hotelid: 'IK-DEMO-001' });
+    const thread = await firstThread();
+    // The thread points at a property the provider does not know: it answers status Fail.
+    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
+    await call('inbox.sendReply', { threadId: thread.id, body: 'Hello' });
+    const failed = await eventually(
+      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
+    );
+    const delivery = failed.messages.at(-1)!.delivery!;
+    expect(delivery.error).toMatchObject({ field: 'hotelid', retryable: false });
+    expect(delivery.error!.message).toMatch(/No property found/);
+    expect((await call<OutboxStatus>('outbox.status')).failed).toBe(1);
+    const discarded = await call<OutboxStatus>('outbox.discard', { id: delivery.outboxId });
+    expect(discarded.failed).toBe(0);
+  });
+
+  it('a draft is kept per thread and cleared by sending', async () => {
+    await control().push({ kind: 'message', channel: '9' });
+    const thread = await firstThread();
+    await call('inbox.saveDraft', { threadId: thread.id, body: 'Dear guest, ' });
+    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).draft).toBe('Dear guest, ');
+    await call('inbox.sendReply', { threadId: thread.id, body: 'Dear guest, welcome!' });
+    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).draft).toBeNull();
+  });
+
+  it('an empty reply is refused with a message for the composer', async () => {
+    await control().push({ kind: 'message', channel: '9' });
+    const thread = await firstThread();
+    expect(await dispatch('inbox.sendReply', { threadId: thread.id, body: '   ' })).toMatchObject({
+      ok: false,
+      error: { field: 'body' },
+    });
+  });
+});
+
+describe('replying to reviews', () => {
+  it('a Booking.com review and a legacy Airbnb review are answered; Booking.com allows only one reply', async () => {
+    await control().push({ kind: 'review', channel: '19' });
+    await control().push({ kind: 'legacy-review', channel: '244' });
+    const reviews = await call<ReviewItem[]>('inbox.reviews');
+    const booking = reviews.find((r) => r.channel === '19')!;
+    const airbnb = reviews.find((r) => r.kind === 'legacy')!;
+    expect(airbnb.reply).toEqual({ allowed: true });
+    const answered = await call<ReviewItem>('inbox.replyToReview', {
+      reviewId: booking.id,
+      body: 'Thank you for staying with us!',
+    });
+    expect(answered.replies).toHaveLength(1);
+    expect(answered.reply).toMatchObject({ allowed: false, reason: expect.stringMatching(/one reply/) });
+    await call('inbox.replyToReview', { reviewId: airbnb.id, body: 'It was a pleasure to host you.' });
+    const sent = await eventually(
+      () => call<ReviewItem[]>('inbox.reviews'),
+      (rs) => rs.every((r) => r.replies.every((x) => x.delivery?.state === 'sent')),
+    );
+    expect(sent.flatMap((r) => r.replies.map((x) => x.delivery?.state))).toEqual(['sent', 'sent']);
+    const paths = (await control().requests()).map((r) => r.path);
+    expect(paths.filter((p) => p.endsWith('/review/reply'))).toHaveLength(1);
+    expect(paths.filter((p) => p.endsWith('/OTA_ReplyReview'))).toHaveLength(1);
+    expect(await dispatch('inbox.replyToReview', { reviewId: booking.id, body: 'Again' })).toMatchObject({
+      ok: false,
+      error: { field: 'reply' },
+    });
+  });
+});
