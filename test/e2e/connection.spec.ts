@@ -67,7 +67,7 @@ test('sandbox settings are checked before anything is sent, and saved ones survi
     await page.getByLabel('Domain').fill('myguesthouse.com');
     await expect(page.getByLabel('Client id (computed)')).toHaveValue('bXlndWVzdGhvdXNlLmNvbQ==');
     await page.getByLabel('Client secret').fill('my-sandbox-secret');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('All changes saved')).toBeVisible();
     await expect(page.getByRole('radio', { name: /Su sandbox/ })).toContainText('In use');
     await page.screenshot({ path: `${shots}/connection-sandbox-saved.png`, fullPage: true, animations: 'disabled' });

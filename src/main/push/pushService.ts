@@ -91,6 +91,7 @@ export function createPushService(deps: PushServiceDeps) {
         },
         listening: running !== null,
         localUrl: running?.localUrl ?? null,
+        publicUrl: settings.get<string>('push.publicUrl') ?? '',
         error,
         downtime: uptime.downSpans().map(({ from, to }) => ({ from, to })),
         quarantined: (
@@ -106,6 +107,7 @@ export function createPushService(deps: PushServiceDeps) {
       if (input.password !== undefined) secrets.set(PASSWORD_KEY, input.password);
       settings.set('push.port', input.port);
       settings.set('push.username', input.username);
+      settings.set('push.publicUrl', input.publicUrl ?? '');
       await stop();
       await start();
       return this.status();

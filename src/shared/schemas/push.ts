@@ -16,6 +16,24 @@ export const pushSettingsInputSchema = z
       .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only (no ":").'),
     /** Typed or generated in the form; omitted to keep the saved one. */
     password: z.string().min(16, 'At least 16 characters; use Generate for a strong one.').max(200).optional(),
+    /**
+     * The owner's own public https address that forwards to this listener (reverse proxy or port forward);
+     * empty when none. This is the address to register with Su.
+     */
+    publicUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((v) => {
+        if (v === '') return true;
+        try {
+          const url = new URL(v);
+          return url.protocol === 'https:' && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      }, 'Enter the full https:// address that forwards to Innkeeper, such as https://inn.example.com/push.')
+      .default(''),
   })
   .strict();
 export type PushSettingsInput = z.input<typeof pushSettingsInputSchema>;
@@ -30,6 +48,8 @@ export interface PushStatus {
   listening: boolean;
   /** The local address a tunnel or reverse proxy forwards to. */
   localUrl: string | null;
+  /** The owner's public address for Su, when they have their own ('' when not set). */
+  publicUrl: string;
   /** Why it is not listening, when it is not. */
   error: string | null;
   /** When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times). */
