@@ -10,6 +10,7 @@ import { createReplyService } from './inbox/replyService';
 import { createOutbox } from './outbox/outbox';
 import { replySenders } from './outbox/senders';
 import type { IngestResult } from './push/ingest';
+import type { TunnelProvider } from './push/tunnel';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { SecretStore } from './secrets/secretStore';
 import { createConnectionService, type ConnectionService } from './services/connection/connectionService';
@@ -34,6 +35,8 @@ export interface CoreDeps {
   /** INNKEEPER_PUSH_* values. */
   pushEnv?: PushEnvironment;
   notifier?: Notifier;
+  /** Opens tunnels for the push listener (ngrok unless a test supplies a loopback forwarder). */
+  tunnelProvider?: TunnelProvider;
   /** Points the built-in demo provider's pushes at the listener. */
   connectDemo?: (target: { url: string; username: string; password: string }) => void;
   now?: () => number;
@@ -132,6 +135,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     onIngested,
     ...(deps.connectDemo ? { connectDemo: deps.connectDemo } : {}),
+    ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
   });
 
   const info: AppInfo = {

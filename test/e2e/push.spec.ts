@@ -33,12 +33,13 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
 
     // Bad values are named next to their fields, before anything is saved.
     await page.getByLabel('Port on this computer').fill('80');
-    await page.getByLabel('Your public address (optional)').fill('http://inn.example.com/push');
+    await page.getByText('My own public address').click();
+    await page.getByLabel('Your public address', { exact: true }).fill('http://inn.example.com/push');
     await page.getByRole('button', { name: 'Save receiving settings' }).click();
     await expect(page.locator('#pushPort-error')).toContainText('1024');
     await expect(page.locator('#pushPublicUrl-error')).toContainText('https://');
 
-    await page.getByLabel('Your public address (optional)').fill('https://inn.example.com/push');
+    await page.getByLabel('Your public address', { exact: true }).fill('https://inn.example.com/push');
     await expect(listening).toContainText(`:${first}/push`);
     await page.getByLabel('Port on this computer').fill(String(second));
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -53,6 +54,10 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
     await expect(page.getByLabel('Password for Su')).toHaveAttribute('placeholder', 'Saved — type to replace');
     // The listener moved to the new port.
     await expect(listening).toContainText(`:${second}/push`);
+    // Choosing the tunnel without an authtoken is refused next to the authtoken field.
+    await page.getByText('A tunnel through ngrok').click();
+    await page.getByRole('button', { name: 'Save receiving settings' }).click();
+    await expect(page.locator('#tunnelAuthtoken-error')).toContainText('authtoken');
     await page.getByTestId('push-listening').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/connection-receiving.png`, animations: 'disabled' });
   } finally {

@@ -1,10 +1,11 @@
 import { startCoreWithDemo } from '../../src/main/core';
+import type { TunnelProvider } from '../../src/main/push/tunnel';
 import { createFileSecretStore } from '../../src/main/secrets/secretStore';
 import { createConfSettingsStore } from '../../src/main/settings/settingsStore';
 import { tempDir } from './tempDir';
 
 /** A real core (temp data folder, conf settings, 0600 secret file) on its own in-process demo emulator. */
-export async function startTestCore(options: { forceDemo?: boolean } = {}) {
+export async function startTestCore(options: { forceDemo?: boolean; tunnelProvider?: TunnelProvider } = {}) {
   const dir = tempDir();
   const core = await startCoreWithDemo({
     host: 'browser',
@@ -15,6 +16,7 @@ export async function startTestCore(options: { forceDemo?: boolean } = {}) {
     forceDemo: options.forceDemo ?? false,
     // A free port per test core, so parallel tests never share the default listener port.
     pushEnv: { port: 0 },
+    ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
   });
   return {
     core,

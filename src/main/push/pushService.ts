@@ -7,10 +7,13 @@ import type { SettingsStore } from '../settings/settingsStore';
 import type { PushCredentials } from './basicAuth';
 import type { IngestResult } from './ingest';
 import { startPushReceiver, type RunningPushReceiver } from './receiver';
+import { ngrokTunnelProvider, type TunnelProvider } from './tunnel';
+import { createTunnelService } from './tunnelService';
 import { createUptimeLog } from './uptime';
 
 export const DEFAULT_PUSH_PORT = 8787;
 const PASSWORD_KEY = 'push.password';
+const TUNNEL_TOKEN_KEY = 'push.tunnelToken';
 
 /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD, for headless use and tests (they win over saved settings). */
 export interface PushEnvironment {
@@ -26,6 +29,8 @@ export interface PushServiceDeps {
   env: PushEnvironment;
   now: () => number;
   onIngested: (result: IngestResult) => void;
+  /** Opens tunnels (ngrok in the app, a loopback forwarder in tests). */
+  tunnelProvider?: TunnelProvider;
   /** Tells the built-in demo provider where to push (demo mode only). */
   connectDemo?: (target: { url: string; username: string; password: string }) => void;
 }
@@ -39,6 +44,13 @@ export function createPushService(deps: PushServiceDeps) {
   let running: RunningPushReceiver | null = null;
   let error: string | null = null;
   const uptime = createUptimeLog(deps.database, 'listener', deps.now);
+  const tunnels = createTunnelService({
+    database: deps.database,
+    provider: deps.tunnelProvider ?? ngrokTunnelProvider,
+    now: deps.now,
+  });
+  const tunnelEnabled = () => settings.get<boolean>('push.tunnel.enabled') ?? false;
+  const tunnelDomain = () => settings.get<string>('push.tunnel.domain') ?? '';
 
   const port = () => env.port ?? settings.get<number>('push.port') ?? DEFAULT_PUSH_PORT;
   const username = () => env.username ?? settings.get<string>('push.username') ?? 'su-partner';
@@ -62,6 +74,14 @@ export function createPushService(deps: PushServiceDeps) {
       error = null;
       const c = credentials();
       if (c && deps.connectDemo) deps.connectDemo({ url: running.localUrl, ...c });
+      const authtoken = secrets.get(TUNNEL_TOKEN_KEY);
+      if (tunnelEnabled() && authtoken) {
+        await tunnels.open({
+          forwardTo: `http://127.0.0.1:${running.port}`,
+          authtoken,
+          ...(tunnelDomain() ? { domain: tunnelDomain() } : {}),
+        });
+      }
     } catch (e) {
       running = null;
       error =
@@ -72,6 +92,7 @@ export function createPushService(deps: PushServiceDeps) {
   }
 
   async function stop(): Promise<void> {
+    await tunnels.close();
     await running?.close();
     running = null;
   }
@@ -80,6 +101,13 @@ export function createPushService(deps: PushServiceDeps) {
     start,
     stop,
     status(): PushStatus {
+      const tunnel = {
+        ...tunnels.status(),
+        enabled: tunnelEnabled(),
+        authtokenSet: secrets.has(TUNNEL_TOKEN_KEY),
+        domain: tunnelDomain(),
+      };
+      const publicUrl = settings.get<string>('push.publicUrl') ?? '';
       return {
         port: running?.port ?? port(),
         username: username(),
@@ -91,20 +119,38 @@ export function createPushService(deps: PushServiceDeps) {
         },
         listening: running !== null,
         localUrl: running?.localUrl ?? null,
-        publicUrl: settings.get<string>('push.publicUrl') ?? '',
+        publicUrl,
         error,
-        downtime: uptime.downSpans().map(({ from, to }) => ({ from, to })),
+        downtime: [...uptime.downSpans(), ...tunnels.downtime()].map(({ component, from, to }) => ({
+          component,
+          from,
+          to,
+        })),
         quarantined: (
           deps.database.db.prepare('SELECT count(*) AS n FROM quarantine WHERE dismissed_at IS NULL').get() as {
             n: number;
           }
         ).n,
         demoConnected: running !== null && deps.connectDemo !== undefined && credentials() !== null,
+        tunnel,
+        registerUrl: tunnel.state === 'up' && tunnel.url ? `${tunnel.url}/push` : publicUrl || null,
       };
     },
     /** Saves the settings (secret first) and restarts the listener with them. */
     async save(input: PushSettingsInput): Promise<PushStatus> {
+      if (input.tunnel?.enabled && input.tunnel.authtoken === undefined && !secrets.has(TUNNEL_TOKEN_KEY)) {
+        throw new AppFailure({
+          code: 'validation',
+          message: 'The tunnel needs your ngrok authtoken (from the ngrok dashboard).',
+          field: 'tunnel.authtoken',
+          fields: { 'tunnel.authtoken': 'Paste your ngrok authtoken to turn the tunnel on.' },
+          retryable: false,
+        });
+      }
       if (input.password !== undefined) secrets.set(PASSWORD_KEY, input.password);
+      if (input.tunnel?.authtoken !== undefined) secrets.set(TUNNEL_TOKEN_KEY, input.tunnel.authtoken);
+      settings.set('push.tunnel.enabled', input.tunnel?.enabled ?? false);
+      settings.set('push.tunnel.domain', input.tunnel?.domain ?? '');
       settings.set('push.port', input.port);
       settings.set('push.username', input.username);
       settings.set('push.publicUrl', input.publicUrl ?? '');

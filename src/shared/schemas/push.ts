@@ -34,9 +34,42 @@ export const pushSettingsInputSchema = z
         }
       }, 'Enter the full https:// address that forwards to Innkeeper, such as https://inn.example.com/push.')
       .default(''),
+    /** An ngrok tunnel: the owner's authtoken (kept when omitted) and optionally a reserved domain. */
+    tunnel: z
+      .object({
+        enabled: z.boolean(),
+        authtoken: z
+          .string()
+          .trim()
+          .min(20, 'Paste the whole authtoken from your ngrok dashboard.')
+          .max(200)
+          .optional(),
+        domain: z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(
+            /^$|^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,}$/,
+            'A domain such as my-inn.ngrok.app, without https://.',
+          )
+          .default(''),
+      })
+      .strict()
+      .default({ enabled: false, domain: '' }),
   })
   .strict();
 export type PushSettingsInput = z.input<typeof pushSettingsInputSchema>;
+
+/** The optional tunnel that makes the listener reachable from the internet. */
+export interface TunnelStatus {
+  enabled: boolean;
+  state: 'off' | 'starting' | 'up' | 'reconnecting' | 'failed';
+  /** The public base URL while up. */
+  url: string | null;
+  error: string | null;
+  authtokenSet: boolean;
+  domain: string;
+}
 
 /** The listener's state for the Connection screen. */
 export interface PushStatus {
@@ -53,9 +86,12 @@ export interface PushStatus {
   /** Why it is not listening, when it is not. */
   error: string | null;
   /** When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times). */
-  downtime: { from: number; to: number | null }[];
+  downtime: { component: string; from: number; to: number | null }[];
   /** Pushes kept aside because they fit no known kind. */
   quarantined: number;
   /** True when the built-in demo provider delivers its pushes here. */
   demoConnected: boolean;
+  tunnel: TunnelStatus;
+  /** The address to register with Su: the tunnel's while it is up, else the owner's public address (or null). */
+  registerUrl: string | null;
 }

@@ -1,0 +1,55 @@
+import { AppFailure } from '../../shared/result';
+import type { TunnelStatus } from '../../shared/schemas/push';
+import type { Database } from '../db/database';
+import type { TunnelProvider, Tunnel } from './tunnel';
+import { createUptimeLog } from './uptime';
+
+/**
+ * Keeps the optional tunnel in line with the owner's settings: opens it after the listener is up, records when it
+ * drops and comes back (the provider reposts only 3 times; RELIABILITY 10), and closes it on stop.
+ */
+export function createTunnelService(deps: { database: Database; provider: TunnelProvider; now: () => number }) {
+  type TunnelState = Omit<TunnelStatus, 'authtokenSet' | 'domain'>;
+  const uptime = createUptimeLog(deps.database, 'tunnel', deps.now);
+  let tunnel: Tunnel | null = null;
+  let status: TunnelState = { enabled: false, state: 'off', url: null, error: null };
+
+  return {
+    status: () => status,
+    downtime: () => uptime.downSpans(),
+    /** Opens the tunnel to `forwardTo`; a failure is a visible state with the reason, never a crash. */
+    async open(options: { forwardTo: string; authtoken: string; domain?: string }): Promise<void> {
+      status = { enabled: true, state: 'starting', url: null, error: null };
+      try {
+        tunnel = await deps.provider.open({
+          ...options,
+          onStatus: (s) => {
+            if (s === 'closed') {
+              uptime.down('connection lost');
+              status = { ...status, state: 'reconnecting' };
+            } else {
+              uptime.up();
+              status = { ...status, state: 'up', error: null };
+            }
+          },
+        });
+        uptime.up();
+        status = { enabled: true, state: 'up', url: tunnel.url, error: null };
+      } catch (error) {
+        tunnel = null;
+        const message =
+          error instanceof AppFailure ? error.error.message : error instanceof Error ? error.message : String(error);
+        status = { enabled: true, state: 'failed', url: null, error: `The tunnel could not open: ${message}` };
+      }
+    },
+    async close(): Promise<void> {
+      if (tunnel) {
+        await tunnel.close().catch(() => undefined);
+        uptime.down();
+      }
+      tunnel = null;
+      status = { enabled: false, state: 'off', url: null, error: null };
+    },
+  };
+}
+export type TunnelService = ReturnType<typeof createTunnelService>;

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PushStatus } from '../../src/shared/schemas/push';
+import type { Result } from '../../src/shared/result';
+import type { ThreadPage } from '../../src/shared/inbox';
+import { startTestCore } from '../support/core';
+import { createFakeTunnelProvider } from '../support/fakeTunnel';
+import { fixtureText } from '../support/fixtures';
+
+let ctx: Awaited<ReturnType<typeof startTestCore>> | null = null;
+afterEach(async () => {
+  await ctx?.stop();
+  ctx = null;
+});
+const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
+  const result = (await ctx!.core.dispatcher.dispatch(method, args)) as Result<T>;
+  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
+  return result.value;
+};
+const settings = (tunnel: Record<string, unknown>) => ({
+  port: 40000,
+  username: 'su-partner',
+  password: 'tunnel-test-password-123',
+  tunnel,
+});
+const TOKEN = '2abcdefghijklmnopqrstuvwxyz_0123456789';
+
+describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
+  it('opens after the listener, and pushes through it are authenticated and stored', async () => {
+    const fake = createFakeTunnelProvider();
+    ctx = await startTestCore({ tunnelProvider: fake.provider });
+    const status = await call<PushStatus>(
+      'push.save',
+      settings({ enabled: true, authtoken: TOKEN, domain: 'my-inn.ngrok.app' }),
+    );
+    expect(status.tunnel).toMatchObject({
+      enabled: true,
+      state: 'up',
+      authtokenSet: true,
+      domain: 'my-inn.ngrok.app',
+      error: null,
+    });
+    expect(status.registerUrl).toBe(`${status.tunnel.url}/push`);
+    expect(fake.opened.at(-1)).toEqual({
+      forwardTo: status.localUrl!.replace('/push', ''),
+      authtoken: TOKEN,
+      domain: 'my-inn.ngrok.app',
+    });
+    expect(JSON.stringify(status)).not.toContain(TOKEN);
+
+    const auth = `Basic ${Buffer.from('su-partner:tunnel-test-password-123').toString('base64')}`;
+    const through = await fetch(status.registerUrl!, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: fixtureText('push-message-244.json'),
+    });
+    expect(through.status).toBe(200);
+    const unauthenticated = await fetch(status.registerUrl!, { method: 'POST', body: '{}' });
+    expect(unauthenticated.status).toBe(401);
+    expect((await call<ThreadPage>('inbox.threads')).total).toBe(1);
+  });
+
+  it('a tunnel that cannot open is a visible failure; the listener keeps running', async () => {
+    ctx = await startTestCore({
+      tunnelProvider: createFakeTunnelProvider({ refuseWith: 'authentication failed: invalid authtoken' }).provider,
+    });
+    const status = await call<PushStatus>('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    expect(status.listening).toBe(true);
+    expect(status.tunnel).toMatchObject({ state: 'failed', url: null });
+    expect(status.tunnel.error).toMatch(/invalid authtoken/);
+    expect(status.registerUrl).toBeNull();
+  });
+
+  it('a dropped connection is recorded as tunnel downtime and shown as reconnecting until it is back', async () => {
+    const fake = createFakeTunnelProvider();
+    ctx = await startTestCore({ tunnelProvider: fake.provider });
+    await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    fake.drop();
+    expect((await call<PushStatus>('push.status')).tunnel.state).toBe('reconnecting');
+    fake.restore();
+    const status = await call<PushStatus>('push.status');
+    expect(status.tunnel.state).toBe('up');
+    expect(status.downtime.filter((d) => d.component === 'tunnel')).toHaveLength(1);
+  });
+
+  it('turning it off closes it, and an authtoken is required to turn it on', async () => {
+    const fake = createFakeTunnelProvider();
+    ctx = await startTestCore({ tunnelProvider: fake.provider });
+    const none = await ctx.core.dispatcher.dispatch('push.save', settings({ enabled: true }));
+    expect(none).toMatchObject({ ok: false, error: { field: 'tunnel.authtoken' } });
+    expect(fake.opened).toHaveLength(0);
+    await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    const off = await call<PushStatus>('push.save', settings({ enabled: false }));
+    expect(off.tunnel).toMatchObject({ enabled: false, state: 'off', authtokenSet: true });
+    const bad = await ctx.core.dispatcher.dispatch(
+      'push.save',
+      settings({ enabled: true, authtoken: 'short', domain: 'https://x' }),
+    );
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { fields: { 'tunnel.authtoken': expect.any(String), 'tunnel.domain': expect.any(String) } },
+    });
+  });
+});
