@@ -7,6 +7,7 @@ import { createEventBus, type EventBus } from './events';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createInboxQueries } from './inbox/inboxQueries';
 import { createReplyService } from './inbox/replyService';
+import { createSavedReplies } from './inbox/savedReplies';
 import { createOutbox } from './outbox/outbox';
 import { replySenders } from './outbox/senders';
 import type { IngestResult } from './push/ingest';
@@ -120,6 +121,7 @@ export function createCore(deps: CoreDeps): Core {
     };
   };
   const replies = createReplyService({ database: db, outbox, inbox, now });
+  const savedReplies = createSavedReplies(db.db, now);
   const outboxAction = (fn: () => unknown): OutboxStatus => {
     fn();
     const status = outboxStatus();
@@ -190,6 +192,9 @@ export function createCore(deps: CoreDeps): Core {
     'outbox.editReply': (args) => outboxAction(() => replies.editReply(args.id, args.body)),
     'outbox.markSent': (args) => outboxAction(() => outbox.markSent(args.id)),
     'outbox.resume': () => outboxAction(() => outbox.resume()),
+    'replies.list': () => savedReplies.list(),
+    'replies.save': (args) => savedReplies.save(args),
+    'replies.delete': (args) => savedReplies.remove(args.id),
   };
   return {
     dispatcher: createDispatcher(handlers, () => deps.secrets.values()),

@@ -17,6 +17,7 @@ import {
   type ThreadPage,
 } from './inbox';
 import { pushSettingsInputSchema, type PushStatus } from './schemas/push';
+import { savedReplySchema, type SavedReply } from './composer';
 
 /** How the app is running: a real Electron window, or browser mode on loopback. */
 export type HostKind = 'electron' | 'browser';
@@ -112,6 +113,9 @@ export const contractArgs = {
   'outbox.editReply': editReplySchema,
   'outbox.markSent': idArgSchema,
   'outbox.resume': empty,
+  'replies.list': empty,
+  'replies.save': savedReplySchema,
+  'replies.delete': idArgSchema,
 } as const;
 
 /** The result type of each contract method. */
@@ -138,6 +142,9 @@ export interface ContractResults {
   'outbox.editReply': OutboxStatus;
   'outbox.markSent': OutboxStatus;
   'outbox.resume': OutboxStatus;
+  'replies.list': SavedReply[];
+  'replies.save': SavedReply[];
+  'replies.delete': SavedReply[];
 }
 
 /** Contract method names. */

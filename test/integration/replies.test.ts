@@ -141,3 +141,26 @@ describe('replying to reviews', () => {
     });
   });
 });
+
+describe('saved replies', () => {
+  it('start with two examples, can be added, edited and deleted, and refuse unknown variables', async () => {
+    const start = await call<{ id: number; title: string }[]>('replies.list');
+    expect(start.map((r) => r.title)).toEqual(['Check-in details', 'Welcome']);
+    const added = await call<{ id: number; title: string; body: string }[]>('replies.save', {
+      title: 'Late arrival',
+      body: 'No problem, {{guest_first_name}}!',
+    });
+    const late = added.find((r) => r.title === 'Late arrival')!;
+    const edited = await call<{ id: number; body: string }[]>('replies.save', {
+      id: late.id,
+      title: 'Late arrival',
+      body: 'The key box code follows, {{guest_first_name}}.',
+    });
+    expect(edited.find((r) => r.id === late.id)!.body).toContain('key box');
+    expect((await call<unknown[]>('replies.delete', { id: late.id })).length).toBe(2);
+    expect(await dispatch('replies.save', { title: 'x', body: 'Hi {{name}}' })).toMatchObject({
+      ok: false,
+      error: { field: 'body' },
+    });
+  });
+});

@@ -151,4 +151,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'starter saved replies',
+    // Two examples an owner can edit or delete; they show how {{variables}} work.
+    sql: `
+      INSERT INTO saved_replies (title, body, updated_at) VALUES
+        ('Welcome', 'Hi {{guest_first_name}}, thank you for your message! We look forward to welcoming you at {{listing_name}} on {{check_in}}.', 0),
+        ('Check-in details', 'Hi {{guest_first_name}}, check-in on {{check_in}} is from 15:00. We will send you the door code on the morning of your arrival.', 0);
+    `,
+  },
 ];
