@@ -41,6 +41,8 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       chunkSizeWarningLimit: 1500,
+      // Smaller bundle, faster first render (bench/RESULTS.md, inbox section).
+      minify: 'esbuild',
       rollupOptions: { onwarn, input: resolve('src/renderer/index.html') },
     },
   },

@@ -77,7 +77,8 @@ export function createCore(deps: CoreDeps): Core {
   const inboxChanged = (threadId: number | null, reviewId: number | null) => {
     const counts = inbox.counts();
     events.emit('inbox.changed', { threadId, reviewId, counts });
-    deps.notifier?.unreadCount(counts.unreadThreads);
+    // The same count as the navigation badge and the window title: unread conversations and reviews.
+    deps.notifier?.unreadCount(counts.unreadThreads + counts.unreadReviews);
     return counts;
   };
 

@@ -1,18 +1,26 @@
-import { expect, startApp, stopApp, test } from './app';
+import type { Page } from '@playwright/test';
+import { expect, startApp, stopApp, test, type RunningApp } from './app';
 
 const shots = 'test-results/screenshots';
+
+/** The app opens on the inbox; the Connection screen has its own address. */
+const openConnection = (page: Page, app: RunningApp) => page.goto(`${app.url}#/connection`);
 
 test('a new owner opens the app, picks the demo provider, tests the connection and sees it work', async ({
   app,
   page,
 }) => {
   await page.goto(app.url);
-  await expect(page.getByRole('heading', { name: 'Connection' })).toBeVisible();
-  await expect(page.getByTestId('first-run')).toContainText('built-in demo provider');
+  // The app opens on the inbox; the owner goes to Connection from the navigation.
+  await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
   // The session token is taken out of the address bar.
   expect(page.url()).not.toContain('session=');
   // The navigation lists only screens that exist.
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Connection']);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link')).toHaveText(['Inbox', 'Connection']);
+  await nav.getByRole('link', { name: 'Connection' }).click();
+  await expect(page.getByRole('heading', { name: 'Connection' })).toBeVisible();
+  await expect(page.getByTestId('first-run')).toContainText('built-in demo provider');
   await page.screenshot({ path: `${shots}/shell-first-run.png`, fullPage: true, animations: 'disabled' });
 
   await page.getByRole('radio', { name: /Built-in demo provider/ }).click();
@@ -29,7 +37,7 @@ test('a new owner opens the app, picks the demo provider, tests the connection a
 });
 
 test('a wrong client secret shows the provider’s error next to the client secret field', async ({ app, page }) => {
-  await page.goto(app.url);
+  await openConnection(page, app);
   await page.getByRole('radio', { name: /Built-in demo provider/ }).click();
   await page.getByLabel('Client secret').fill('this-is-not-the-secret');
   await page.getByRole('button', { name: 'Test connection' }).click();
@@ -54,7 +62,7 @@ test('a wrong client secret shows the provider’s error next to the client secr
 test('sandbox settings are checked before anything is sent, and saved ones survive a restart', async ({ page }) => {
   const first = await startApp();
   try {
-    await page.goto(first.url);
+    await openConnection(page, first);
     await page.getByRole('radio', { name: /Su sandbox/ }).click();
     await expect(page.getByLabel('API base URL')).toHaveValue('https://connect-sandbox.su-api.com/SUAPI');
     await page.getByLabel('API base URL').fill('http://connect-sandbox.su-api.com/SUAPI');
@@ -77,7 +85,7 @@ test('sandbox settings are checked before anything is sent, and saved ones survi
 
   const second = await startApp({}, first.dataDir);
   try {
-    await page.goto(second.url);
+    await openConnection(page, second);
     await expect(page.getByRole('radio', { name: /Su sandbox/ })).toHaveAttribute('aria-checked', 'true');
     await expect(page.getByLabel('Domain')).toHaveValue('myguesthouse.com');
     await expect(page.getByLabel('Client secret')).toHaveValue('');
@@ -89,7 +97,7 @@ test('sandbox settings are checked before anything is sent, and saved ones survi
 });
 
 test('picking another environment is an unsaved change that Revert undoes', async ({ app, page }) => {
-  await page.goto(app.url);
+  await openConnection(page, app);
   await expect(page.getByText('All changes saved')).toBeVisible();
   await page.getByRole('radio', { name: /Su production/ }).click();
   await expect(page.getByLabel('API base URL')).toHaveValue('https://connect.su-api.com/SUAPI');
@@ -107,7 +115,7 @@ test('without the session link the page explains how to open the app and reaches
 test('INNKEEPER_DEMO=1 starts on the demo provider and says so', async ({ page }) => {
   const app = await startApp({ INNKEEPER_DEMO: '1' });
   try {
-    await page.goto(app.url);
+    await openConnection(page, app);
     await expect(page.getByText('INNKEEPER_DEMO=1')).toBeVisible();
     await expect(page.getByRole('radio', { name: /Built-in demo provider/ })).toContainText('In use');
   } finally {

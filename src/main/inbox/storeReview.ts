@@ -128,7 +128,8 @@ export function storeLegacyReview(
     submitted: r.submitted ?? null,
     submittedAt: r.submitted_at ?? null,
     expiresAt: r.expires_at ?? null,
-    bookingId: r.booking_id ?? push.bookingid ?? null,
+    // The push's own bookingid is a booking only when bookingflag says B; otherwise (T) it is the thread id.
+    bookingId: r.booking_id ?? (push.bookingflag === 'B' ? (push.bookingid ?? null) : null),
     listingId: r.listing_id ?? push.listingid ?? null,
     guestFirstName: guest?.first_name ?? null,
   };

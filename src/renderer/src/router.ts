@@ -1,5 +1,7 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router';
+import { setScreenTitle } from './title';
 import ConnectionView from './views/ConnectionView.vue';
+import InboxView from './views/InboxView.vue';
 
 /** What a screen shows in the navigation. Only screens that exist are listed. */
 export interface NavMeta {
@@ -8,18 +10,25 @@ export interface NavMeta {
 }
 
 export const routes: RouteRecordRaw[] = [
-  { path: '/', redirect: '/connection' },
+  { path: '/', redirect: '/inbox' },
+  {
+    // One screen, three addresses: the thread list, an open thread (a notification opens it), and the reviews.
+    path: '/inbox',
+    meta: { title: 'Inbox', icon: 'pi pi-inbox' } satisfies NavMeta,
+    children: [
+      { path: '', name: 'inbox', component: InboxView },
+      { path: ':threadId(\\d+)', name: 'thread', component: InboxView },
+      { path: 'reviews/:reviewId(\\d+)?', name: 'reviews', component: InboxView },
+    ],
+  },
   {
     path: '/connection',
     component: ConnectionView,
     meta: { title: 'Connection', icon: 'pi pi-link' } satisfies NavMeta,
   },
-  { path: '/:pathMatch(.*)*', redirect: '/connection' },
+  { path: '/:pathMatch(.*)*', redirect: '/inbox' },
 ];
 
 // Hash history: the same URLs work from file:// in Electron and from the loopback server in browser mode.
 export const router = createRouter({ history: createWebHashHistory(), routes });
-router.afterEach((to) => {
-  const title = (to.meta as Partial<NavMeta>).title;
-  document.title = title ? `${title} · Innkeeper` : 'Innkeeper';
-});
+router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));

@@ -30,13 +30,20 @@ export function createHttpApi(token: string): InnkeeperApi {
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     url.searchParams.set('token', token);
     socket = new WebSocket(url);
-    socket.onopen = () => (retryMs = 500);
+    // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
+    // which wait for it before they push.
+    const root = document.documentElement;
+    socket.onopen = () => {
+      retryMs = 500;
+      root.dataset.events = 'open';
+    };
     socket.onmessage = (message) => {
       const { event, payload } = JSON.parse(String(message.data)) as { event: EventName; payload: unknown };
       listeners.get(event)?.forEach((l) => l(payload));
     };
     socket.onclose = () => {
       socket = null;
+      root.dataset.events = 'closed';
       if (listeners.size > 0) setTimeout(connect, (retryMs = Math.min(retryMs * 2, 10_000)));
     };
   };

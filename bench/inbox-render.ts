@@ -1,0 +1,354 @@
+// The inbox in Chromium with 10,000 threads and 50,000 messages: first render of the thread list, scrolling to its
+// end, and full-text search through the UI and straight through the core query.
+// Run: npm run bench:inbox   (uses the built app: run `npx electron-vite build` first; writes bench/RESULTS.md)
+import { chromium, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase } from '../src/main/db/database';
+import { createInboxQueries } from '../src/main/inbox/inboxQueries';
+import { storeMessage } from '../src/main/inbox/storeMessage';
+import type { MessagePush } from '../src/shared/schemas/pushes';
+import { threadQuerySchema } from '../src/shared/inbox';
+import { startApp, stopApp } from '../test/e2e/app';
+import { tempDir } from '../test/support/tempDir';
+import { machineLine, writeSection } from './results';
+
+const THREADS = 10_000;
+const MESSAGES = 50_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SEARCHES = ['jacuzzi', 'parking', 'late check'];
+
+// ---- a realistic inbox ----------------------------------------------------------------------------------------
+const GUEST_LINES = [
+  'Hello! What time can we check in on the day we arrive?',
+  'Is there parking near the property, and is it free?',
+  'Could you put a baby cot in the room for us, please?',
+  'We will arrive late, around 23:00. Is a late check-in possible?',
+  'Do you have towels and a hairdryer, or should we bring our own?',
+  'Is breakfast included, and from what time is it served?',
+  'Can we leave our luggage with you after check-out?',
+  'How do we get from the train station to you?',
+  'Thank you for a wonderful stay, we loved the view!',
+  'Is the wifi fast enough to work from the apartment?',
+];
+const HOST_LINES = [
+  'Hi! Check-in is from 15:00; the key box code comes the day before.',
+  'Yes, there is free parking right in front of the house.',
+  'Of course, the cot will be ready in your room.',
+  'No problem, the self check-in works at any time.',
+  'You are welcome, we hope to see you again!',
+];
+const NAMES = ['Chris', 'Anna', 'Luca', 'Sofia', 'Jonas', 'Emma', 'Noah', 'Mia', 'Liam', 'Olivia'];
+const LISTINGS = ['Harbour View Guesthouse', 'Old Town Loft', 'Mill Cottage', 'Garden Studio'];
+const CHANNELS = ['244', '244', '244', '19', '19', '9'];
+
+/** Seeds the database file with the app's own store function (thread upsert, message, FTS row), in one go. */
+function seed(dbPath: string): { oldestThreadId: number } {
+  const database = openDatabase(dbPath);
+  const { db } = database;
+  const start = Date.now() - 365 * 86_400_000;
+  database.transaction(() => {
+    const log = db
+      .prepare("INSERT INTO push_log (received_at, body, kind, outcome) VALUES (?, '{}', 'message', 'stored')")
+      .run(start);
+    const pushLogId = Number(log.lastInsertRowid);
+    let messageNo = 0;
+    for (let t = 0; t < THREADS; t++) {
+      const channel = CHANNELS[t % CHANNELS.length]!;
+      const name = NAMES[t % NAMES.length]!;
+      const key = String(4_000_000_000 + t);
+      const checkIn = new Date(start + (t % 365) * 86_400_000).toISOString().slice(0, 10);
+      const checkOut = new Date(start + ((t % 365) + 3) * 86_400_000).toISOString().slice(0, 10);
+      const base: MessagePush = {
+        message: '',
+        guestid: `g${t}`,
+        bookingid: key,
+        listingid: String(47_500_000 + (t % 4)),
+        bookingflag: 'B',
+        messageid: '',
+        channel_id: channel,
+        threadid: key,
+        hotelid: 'IK-DEMO-001',
+        ...(channel === '244' && {
+          user_details: {
+            roles: [{ role: 'guest', user_ids: [`g${t}`] }],
+            users: [{ id: `g${t}`, first_name: name, location: 'Hamburg, Germany', preferred_locale: 'de' }],
+          },
+          booking_details: {
+            checkin_date: checkIn,
+            checkout_date: checkOut,
+            nights: 3,
+            number_of_guests: 2,
+            listing_name: LISTINGS[t % LISTINGS.length],
+            expected_payout_amount_accurate: '355.50',
+          },
+        }),
+      } as MessagePush;
+      // 1 to 9 messages a thread, 5 on average: 50,000 in all.
+      const count = t < THREADS - 1 ? 1 + ((t * 7) % 9) : MESSAGES - messageNo;
+      const threadStart = start + t * ((365 * 86_400_000) / THREADS);
+      for (let m = 0; m < count; m++, messageNo++) {
+        const fromGuest = m % 2 === 0;
+        let text = fromGuest ? GUEST_LINES[(t + m) % GUEST_LINES.length]! : HOST_LINES[(t + m) % HOST_LINES.length]!;
+        if (messageNo % 500 === 7) text += ' Does the apartment have a jacuzzi?'; // a rare word: 100 messages
+        storeMessage(
+          db,
+          {
+            ...base,
+            message: text,
+            messageid: `m${messageNo}`,
+            ...(fromGuest ? {} : { message_type: 'property' }),
+          },
+          { receivedAt: threadStart + m * 3_600_000, pushLogId },
+        );
+      }
+    }
+    db.exec('UPDATE threads SET unread = 0 WHERE id % 10 != 0'); // most conversations have been read
+  });
+  const oldest = db.prepare('SELECT id FROM threads ORDER BY last_message_at ASC, id ASC LIMIT 1').get() as {
+    id: number;
+  };
+  database.close();
+  return { oldestThreadId: oldest.id };
+}
+
+/** What the page functions use of the browser: this file is type-checked for Node, without the DOM library. */
+interface PageElement {
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  textContent: string | null;
+}
+interface Browser {
+  document: { querySelector(s: string): PageElement | null; querySelectorAll(s: string): { length: number } };
+  requestAnimationFrame(callback: (now: number) => void): number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
+
+/** The core query alone, as the renderer's `inbox.threads` call runs it: first (cold) and median of the rest. */
+function coreSearch(dbPath: string) {
+  const database = openDatabase(dbPath);
+  const queries = createInboxQueries(database.db);
+  const results = SEARCHES.map((search) => {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 1 + 7; i++) {
+      const t0 = performance.now();
+      total = queries.threads(threadQuerySchema.parse({ search })).total;
+      times.push(performance.now() - t0);
+    }
+    return { search, total, cold: times[0]!, median: median(times.slice(1)) };
+  });
+  const t0 = performance.now();
+  queries.threads(threadQuerySchema.parse({}));
+  const firstPage = performance.now() - t0;
+  database.close();
+  return { results, firstPage };
+}
+
+/** Navigation start → the first thread rows on screen (filled with data, not placeholders). */
+async function firstRender(page: Page, url: string) {
+  await page.goto(url);
+  const at = await page.waitForFunction(
+    () => {
+      const { document } = globalThis as unknown as Browser;
+      return document.querySelector('[data-testid="thread-row"]') ? performance.now() : false;
+    },
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  );
+  // How many rows exist, and when the app's code first called the core (the bundle loaded and ran by then).
+  const { rendered, appStart } = await page.evaluate(() => {
+    const { document } = globalThis as unknown as Browser;
+    const calls = performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/call/'));
+    return {
+      rendered: document.querySelectorAll('[data-testid="thread-row"]').length,
+      appStart: Math.min(...calls.map((r) => r.startTime)),
+    };
+  });
+  return { ms: (await at.jsonValue()) as number, rendered, appStart };
+}
+
+/** Scrolls the list to its end: a jump, then a fast continuous fling from the top, frame by frame. */
+async function scrollToEnd(page: Page, oldestThreadId: number) {
+  const scroller = '[data-testid="thread-list"]';
+  const jump = await page.evaluate(
+    ({ scroller, oldestThreadId }) =>
+      new Promise<number>((resolve) => {
+        const { document, requestAnimationFrame } = globalThis as unknown as Browser;
+        const el = document.querySelector(scroller)!;
+        const t0 = performance.now();
+        el.scrollTop = el.scrollHeight;
+        const check = () =>
+          document.querySelector(`[data-thread-id="${oldestThreadId}"]`)
+            ? resolve(performance.now() - t0)
+            : requestAnimationFrame(check);
+        requestAnimationFrame(check);
+      }),
+    { scroller, oldestThreadId },
+  );
+  await page.evaluate(
+    (scroller) => ((globalThis as unknown as Browser).document.querySelector(scroller)!.scrollTop = 0),
+    scroller,
+  );
+  await page.waitForTimeout(300);
+  const fling = await page.evaluate(
+    ({ scroller, oldestThreadId }) =>
+      new Promise<{ total: number; frames: number[]; settled: number }>((resolve) => {
+        const { document, requestAnimationFrame } = globalThis as unknown as Browser;
+        const el = document.querySelector(scroller)!;
+        const step = 4_000; // px per frame: about 48 rows, a hard flick held all the way down
+        const frames: number[] = [];
+        const t0 = performance.now();
+        let last = t0;
+        const frame = (now: number) => {
+          frames.push(now - last);
+          last = now;
+          if (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+            el.scrollTop += step;
+            requestAnimationFrame(frame);
+            return;
+          }
+          const scrolled = performance.now();
+          const wait = () =>
+            document.querySelector(`[data-thread-id="${oldestThreadId}"]`)
+              ? resolve({ total: scrolled - t0, frames: frames.slice(1), settled: performance.now() - scrolled })
+              : requestAnimationFrame(wait);
+          wait();
+        };
+        requestAnimationFrame(frame);
+      }),
+    { scroller, oldestThreadId },
+  );
+  const rendered = await page.evaluate(
+    () => (globalThis as unknown as Browser).document.querySelectorAll('[data-testid="thread-row"]').length,
+  );
+  return { jump, fling, rendered };
+}
+
+/** Typing a search → the list shows its result count (includes the search box's 250 ms pause). */
+async function uiSearch(page: Page, search: string, total: number) {
+  const box = page.getByLabel('Search messages');
+  await box.fill('');
+  await page.getByText('10,000 conversations').waitFor();
+  const t0 = (await page.evaluate(() => performance.now())) as number;
+  await box.fill(search);
+  const done = await page.waitForFunction(
+    (n) => {
+      const { document } = globalThis as unknown as Browser;
+      const text = `${n.toLocaleString()} ${n === 1 ? 'conversation' : 'conversations'}`;
+      const ok =
+        document.querySelector('[data-testid="thread-count"]')?.textContent?.trim() === text &&
+        document.querySelector('[data-testid="thread-row"]');
+      return ok ? performance.now() : false;
+    },
+    total,
+    { polling: 'raf', timeout: 30_000 },
+  );
+  return ((await done.jsonValue()) as number) - t0;
+}
+
+async function main() {
+  const dir = tempDir('innkeeper-bench-inbox-');
+  const dbPath = join(dir.path, 'innkeeper.db');
+  const t0 = performance.now();
+  const { oldestThreadId } = seed(dbPath);
+  const seedSeconds = (performance.now() - t0) / 1000;
+  console.log(`seeded ${THREADS} threads, ${MESSAGES} messages in ${seedSeconds.toFixed(1)} s`);
+
+  const core = coreSearch(dbPath);
+  for (const r of core.results)
+    console.log(`core search "${r.search}": ${r.total} threads, first ${ms(r.cold)}, median ${ms(r.median)}`);
+
+  // The built app in browser mode, as the end-to-end tests start it, on the seeded data folder.
+  const app = await startApp({ INNKEEPER_PUSH_PORT: '0' }, dir.path).catch((error: unknown) => {
+    dir.remove();
+    throw error;
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    // tsx names inner functions with an `__name` helper that the page does not have.
+    await context.addInitScript('globalThis.__name = (fn) => fn;');
+    // A new tab each run (nothing compiled yet), then the same tab loaded again (the browser's code cache warm).
+    const renders: Awaited<ReturnType<typeof firstRender>>[] = [];
+    const reloads: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const page = await context.newPage();
+      renders.push(await firstRender(page, app.url));
+      reloads.push((await firstRender(page, app.url)).ms);
+      await page.close();
+    }
+    const firsts = renders.map((r) => r.ms);
+    const appStart = median(renders.map((r) => r.appStart));
+    console.log(
+      `first render: new tab ${firsts.map(ms).join(', ')} (app code running after ${ms(appStart)}), ` +
+        `loaded again ${reloads.map(ms).join(', ')}; ${renders[0]!.rendered} rows in the page`,
+    );
+
+    const page = await context.newPage();
+    let requests = 0;
+    page.on('request', (r) => void (r.url().includes('/api/call/inbox.threads') && requests++));
+    await firstRender(page, app.url);
+    requests = 0;
+    const scroll = await scrollToEnd(page, oldestThreadId);
+    const scrollRequests = requests;
+    const frames = scroll.fling.frames;
+    console.log(
+      `scroll: jump to end ${ms(scroll.jump)}; fling ${ms(scroll.fling.total)} over ${frames.length} frames ` +
+        `(p50 ${ms(median(frames))}, p95 ${ms(pct(frames, 0.95))}, max ${ms(Math.max(...frames))}), last row filled ` +
+        `${ms(scroll.fling.settled)} later; ${scrollRequests} page requests; ${scroll.rendered} rows in the page at the end`,
+    );
+
+    const ui = [];
+    for (const r of core.results) {
+      const times = [];
+      for (let i = 0; i < 3; i++) times.push(await uiSearch(page, r.search, r.total));
+      ui.push({ ...r, ui: median(times) });
+      console.log(`UI search "${r.search}": ${ms(median(times))} (median of 3, includes the 250 ms typing pause)`);
+    }
+
+    writeSection(
+      'inbox',
+      `## Inbox: 10,000 threads, 50,000 messages in Chromium (\`npm run bench:inbox\`)
+
+${machineLine()}; Debian Chromium (headless, no GPU), viewport 1280×860, the built app in browser mode on a
+database seeded with the app's own \`storeMessage\` (threads, messages and FTS rows; ${seedSeconds.toFixed(1)} s).
+The list is a PrimeVue VirtualScroller fed by pages of 100 from \`inbox.threads\`.
+
+| measure | result |
+| --- | --- |
+| first render in a new tab (navigation start → first thread rows on screen), ${RUNS} runs | median ${ms(median(firsts))} (${firsts.map(ms).join(', ')}) |
+| of which: loading and running the bundle until the app's first call to the core | median ${ms(appStart)} |
+| first render when the same tab loads the app again | median ${ms(median(reloads))} (${reloads.map(ms).join(', ')}) |
+| rows in the page for 10,000 threads | ${renders[0]!.rendered} at first render, ${scroll.rendered} at the end of the list |
+| jump to the end (scrollTop = end → oldest thread on screen) | ${ms(scroll.jump)} |
+| continuous fling top → end at 4,000 px per frame | ${ms(scroll.fling.total)}, ${frames.length} frames: p50 ${ms(median(frames))}, p95 ${ms(pct(frames, 0.95))}, max ${ms(Math.max(...frames))}; last row filled ${ms(scroll.fling.settled)} after |
+| \`inbox.threads\` page requests during jump + fling | ${scrollRequests} |
+| core \`threads()\` first page, no filter | ${ms(core.firstPage)} |
+
+Full-text search over the 50,000 messages (FTS5, prefix terms): straight through the core query
+(\`createInboxQueries(db).threads({ search })\`: count + first page of 100; first run, then median of 7) and through the
+UI (typing → the list shows its result count; median of 3, including the search box's 250 ms pause).
+
+| search | threads | core, first | core, median | UI, median |
+| --- | --- | --- | --- | --- |
+${ui.map((r) => `| \`${r.search}\` | ${r.total.toLocaleString('en')} | ${ms(r.cold)} | ${ms(r.median)} | ${ms(r.ui)} |`).join('\n')}`,
+    );
+  } finally {
+    await browser.close();
+    await stopApp(app); // removes the data folder too
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
