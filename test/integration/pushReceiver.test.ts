@@ -260,9 +260,22 @@ describe('pushes from the emulator', () => {
 
 describe('legacy reviews and bookings', () => {
   it('a legacy review in a thread without a booking (flag T) is not taken as from a guest with a booking', async () => {
-    await t.post({ ...legacy, bookingflag: 'T', bookingid: 'THREAD-1', review: { ...legacy.review, reviewid: 'RV-T' } });
-    await t.post({ ...legacy, bookingflag: 'B', bookingid: 'HM-BOOKED', review: { ...legacy.review, reviewid: 'RV-B' } });
-    const rows = t.database.db.prepare('SELECT provider_review_id, detail FROM reviews ORDER BY id').all() as { provider_review_id: string; detail: string }[];
+    await t.post({
+      ...legacy,
+      bookingflag: 'T',
+      bookingid: 'THREAD-1',
+      review: { ...legacy.review, reviewid: 'RV-T' },
+    });
+    await t.post({
+      ...legacy,
+      bookingflag: 'B',
+      bookingid: 'HM-BOOKED',
+      review: { ...legacy.review, reviewid: 'RV-B' },
+    });
+    const rows = t.database.db.prepare('SELECT provider_review_id, detail FROM reviews ORDER BY id').all() as {
+      provider_review_id: string;
+      detail: string;
+    }[];
     expect(rows.map((r) => [r.provider_review_id, JSON.parse(r.detail).bookingId])).toEqual([
       ['RV-T', null],
       ['RV-B', 'HM-BOOKED'],
