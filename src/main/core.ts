@@ -170,7 +170,7 @@ export function createCore(deps: CoreDeps): Core {
       inbox.markThreadRead(args.id);
       return inboxChanged(args.id, null);
     },
-    'inbox.reviews': () => inbox.reviews(),
+    'inbox.reviews': (args) => inbox.reviews(args.search),
     'inbox.markReviewRead': (args) => {
       inbox.markReviewRead(args.id);
       return inboxChanged(null, args.id);

@@ -106,6 +106,11 @@ export interface InboxCounts {
   quarantined: number;
 }
 
+/** Filters of the review list. */
+export const reviewQuerySchema = z
+  .object({ search: z.string().trim().max(200, 'At most 200 characters.').optional() })
+  .strict();
+
 export const idArgSchema = z.object({ id: z.number().int().positive() }).strict();
 
 /** The text of a reply: what the composer sends. */

@@ -127,3 +127,35 @@ describe('the demo provider delivers to the app’s own listener', () => {
     expect(old.status).toBe(401);
   });
 });
+
+describe('review search', () => {
+  it('finds reviews by their text and ignores discarded replies when applying the one-reply rule', async () => {
+    await control().push({
+      kind: 'review',
+      channel: '19',
+      review_title: 'Wonderful sauna',
+      review_description: 'The sauna was great',
+    });
+    await control().push({ kind: 'review', channel: '9', review_title: 'Noisy street' });
+    expect((await call<ReviewItem[]>('inbox.reviews', { search: 'sauna' })).map((r) => r.detail.title)).toEqual([
+      'Wonderful sauna',
+    ]);
+    expect(await call<ReviewItem[]>('inbox.reviews', { search: 'zzz' })).toEqual([]);
+    const booking = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.channel === '19')!;
+    // A reply the provider refuses (unknown property, code 558) fails; discarding it gives the one reply back.
+    ctx.core.db.db.prepare("UPDATE reviews SET hotel_id = 'NO-SUCH' WHERE id = ?").run(booking.id);
+    await call('inbox.replyToReview', { reviewId: booking.id, body: 'Thanks!' });
+    const until = Date.now() + 3000;
+    let review = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!;
+    while (review.replies[0]!.delivery!.state !== 'failed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 25));
+      review = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!;
+    }
+    expect(review.replies[0]!.delivery).toMatchObject({ state: 'failed', error: { providerCode: '558' } });
+    expect(review.reply).toMatchObject({ allowed: false });
+    await call('outbox.discard', { id: review.replies[0]!.delivery!.outboxId });
+    expect((await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!.reply).toEqual({
+      allowed: true,
+    });
+  });
+});

@@ -137,12 +137,18 @@ export function createInboxQueries(db: DatabaseSync) {
       db.prepare('UPDATE threads SET unread = 0 WHERE id = ?').run(id);
     },
 
-    reviews(): ReviewItem[] {
+    /** Reviews, newest first; `search` keeps those whose text matches (FTS5, as for messages). */
+    reviews(search?: string): ReviewItem[] {
+      const match = search ? ftsQuery(search) : '';
       const rows = db
         .prepare(
-          'SELECT r.*, (SELECT count(*) FROM review_replies rr WHERE rr.review_id = r.id) AS replies FROM reviews r ORDER BY received_at DESC, id DESC LIMIT 500',
+          `SELECT r.*, (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
+                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded') AS replies
+           FROM reviews r
+           ${match ? "WHERE r.id IN (SELECT ref FROM search_index WHERE source = 'review' AND search_index MATCH ?)" : ''}
+           ORDER BY received_at DESC, id DESC LIMIT 500`,
         )
-        .all() as {
+        .all(...(match ? [match] : [])) as {
         id: number;
         kind: 'current' | 'legacy';
         channel: string;
