@@ -164,6 +164,13 @@ export function createCore(deps: CoreDeps): Core {
       events.emit('push.changed', status);
       return status;
     },
+    'push.quarantine': () => push.quarantine(),
+    'push.dismissQuarantined': (args) => {
+      push.dismissQuarantined(args.id);
+      const status = push.status();
+      events.emit('push.changed', status);
+      return status;
+    },
     'inbox.threads': (args) => inbox.threads(threadQuerySchema.parse(args)),
     'inbox.thread': (args) => inbox.thread(args.id),
     'inbox.markThreadRead': (args) => {

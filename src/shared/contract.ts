@@ -17,7 +17,7 @@ import {
   type ThreadDetail,
   type ThreadPage,
 } from './inbox';
-import { pushSettingsInputSchema, type PushStatus } from './schemas/push';
+import { pushSettingsInputSchema, type PushStatus, type QuarantinedPush } from './schemas/push';
 import { savedReplySchema, type SavedReply } from './composer';
 
 /** How the app is running: a real Electron window, or browser mode on loopback. */
@@ -99,6 +99,8 @@ export const contractArgs = {
   'connection.discardToken': z.object({ environment: z.enum(ENVIRONMENTS) }).strict(),
   'push.status': empty,
   'push.save': pushSettingsInputSchema,
+  'push.quarantine': empty,
+  'push.dismissQuarantined': idArgSchema,
   'inbox.threads': threadQuerySchema,
   'inbox.thread': idArgSchema,
   'inbox.markThreadRead': idArgSchema,
@@ -128,6 +130,8 @@ export interface ContractResults {
   'connection.discardToken': ConnectionState;
   'push.status': PushStatus;
   'push.save': PushStatus;
+  'push.quarantine': QuarantinedPush[];
+  'push.dismissQuarantined': PushStatus;
   'inbox.threads': ThreadPage;
   'inbox.thread': ThreadDetail;
   'inbox.markThreadRead': InboxCounts;

@@ -60,6 +60,25 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
     await expect(page.locator('#tunnelAuthtoken-error')).toContainText('authtoken');
     await page.getByTestId('push-listening').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/connection-receiving.png`, animations: 'disabled' });
+
+    // Something Su sends that fits no kind is acknowledged, kept, and shown here.
+    const odd = await fetch(`http://127.0.0.1:${second}/push`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`su-partner:${generated}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: '{"event":"listing_updated"}',
+    });
+    expect(odd.status).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId('push-quarantined')).toContainText('1 push was received but not understood');
+    await page.getByRole('button', { name: 'Show them' }).click();
+    await expect(page.getByTestId('quarantine-list')).toContainText('{"event":"listing_updated"}');
+    await page.getByTestId('push-quarantined').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/connection-quarantine.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByTestId('quarantine-list').locator('li')).toHaveCount(0);
   } finally {
     await stopApp(app);
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PushSettingsInput, PushStatus } from '../../shared/schemas/push';
+import type { PushSettingsInput, PushStatus, QuarantinedPush } from '../../shared/schemas/push';
 import { AppFailure } from '../../shared/result';
 import type { Database } from '../db/database';
 import type { SecretStore } from '../secrets/secretStore';
@@ -135,6 +135,21 @@ export function createPushService(deps: PushServiceDeps) {
         tunnel,
         registerUrl: tunnel.state === 'up' && tunnel.url ? `${tunnel.url}/push` : publicUrl || null,
       };
+    },
+    /** Quarantined pushes not yet dismissed, newest first. */
+    quarantine(): QuarantinedPush[] {
+      return (
+        deps.database.db
+          .prepare(
+            `SELECT q.id, q.reason, l.received_at, l.body FROM quarantine q JOIN push_log l ON l.id = q.push_log_id
+             WHERE q.dismissed_at IS NULL ORDER BY q.id DESC LIMIT 200`,
+          )
+          .all() as { id: number; reason: string; received_at: number; body: string }[]
+      ).map((r) => ({ id: r.id, reason: r.reason, receivedAt: r.received_at, body: r.body }));
+    },
+    /** The owner looked at it: it leaves the list (the raw push stays in the push log). */
+    dismissQuarantined(id: number): void {
+      deps.database.db.prepare('UPDATE quarantine SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL').run(deps.now(), id);
     },
     /** Saves the settings (secret first) and restarts the listener with them. */
     async save(input: PushSettingsInput): Promise<PushStatus> {

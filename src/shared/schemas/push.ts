@@ -95,3 +95,12 @@ export interface PushStatus {
   /** The address to register with Su: the tunnel's while it is up, else the owner's public address (or null). */
   registerUrl: string | null;
 }
+
+/** A push that authenticated but fit no known kind: kept, acknowledged, and shown to the owner. */
+export interface QuarantinedPush {
+  id: number;
+  receivedAt: number;
+  reason: string;
+  /** The body exactly as received (possibly long). */
+  body: string;
+}
