@@ -62,7 +62,7 @@ export interface Core {
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const db = openDatabase(join(deps.dataDir, 'innkeeper.db'));
-  const events = createEventBus();
+  const events = createEventBus(() => deps.secrets.values());
   const profiles = createProfileStore({ settings: deps.settings, secrets: deps.secrets, demoUrls: deps.demoUrls });
   const connection = createConnectionService({
     profiles,
@@ -82,8 +82,16 @@ export function createCore(deps: CoreDeps): Core {
     return counts;
   };
 
-  // Runs after the acknowledgement went out (RELIABILITY 8): UI updates and notifications only.
+  // Runs after the acknowledgement went out (RELIABILITY 8): UI updates and notifications only. A failure here
+  // (a closed window, a destroyed tray) is logged, never thrown: the push is already safely stored.
   const onIngested = (result: IngestResult) => {
+    try {
+      announce(result);
+    } catch (error) {
+      console.error(`after a push: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const announce = (result: IngestResult) => {
     if (result.outcome !== 'stored' && result.outcome !== 'quarantined') return;
     if (result.message?.author === 'guest') {
       const thread = inbox.thread(result.message.threadId);

@@ -8,7 +8,11 @@ export interface EventBus {
   onAny(listener: (event: EventName, payload: unknown) => void): () => void;
 }
 
-export function createEventBus(): EventBus {
+/**
+ * @param secretValues SECURITY: stored secrets; an event whose payload would carry one is dropped (and logged
+ * without it), because events go to the renderer just like call results do.
+ */
+export function createEventBus(secretValues: () => string[] = () => []): EventBus {
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
   const onAny: EventBus['onAny'] = (listener) => {
     listeners.add(listener);
@@ -16,6 +20,11 @@ export function createEventBus(): EventBus {
   };
   return {
     emit(event, payload) {
+      const serialized = JSON.stringify(payload);
+      if (secretValues().some((secret) => secret.length >= 6 && serialized.includes(secret))) {
+        console.error(`SECURITY: the ${event} event contained a secret; it was not sent.`);
+        return;
+      }
       for (const l of [...listeners]) {
         try {
           l(event, payload);

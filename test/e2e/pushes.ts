@@ -99,7 +99,7 @@ export function legacyReview(review: Record<string, unknown> = {}): Record<strin
 }
 
 /** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -109,24 +109,32 @@ async function freePort(): Promise<number> {
 
 /** A running app whose push listener the test knows: where it is and its Basic credentials. */
 export interface PushableApp extends RunningApp {
+  /** The listener's address and credentials, as Su (or a test emulator) would be told them. */
+  partner: { url: string; username: string; password: string };
   /** Posts one push as Su would; resolves with the listener's answer. */
   push(body: unknown): Promise<{ status: number; body: string }>;
 }
 
-export async function startPushableApp(): Promise<PushableApp> {
-  const port = await freePort();
-  const username = 'e2e-partner';
-  const password = randomBytes(18).toString('base64url');
-  const app = await startApp({
-    INNKEEPER_PUSH_PORT: String(port),
-    INNKEEPER_PUSH_USER: username,
-    INNKEEPER_PUSH_PASSWORD: password,
-  });
+/** Starts an app with a push listener; given `previous`, the same app again (same data and listener). */
+export async function startPushableApp(previous?: PushableApp): Promise<PushableApp> {
+  const port = previous ? Number(new URL(previous.partner.url).port) : await freePort();
+  const username = previous?.partner.username ?? 'e2e-partner';
+  const password = previous?.partner.password ?? randomBytes(18).toString('base64url');
+  const app = await startApp(
+    {
+      INNKEEPER_PUSH_PORT: String(port),
+      INNKEEPER_PUSH_USER: username,
+      INNKEEPER_PUSH_PASSWORD: password,
+    },
+    previous?.dataDir,
+  );
+  const url = `http://127.0.0.1:${port}/push`;
   const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   return {
     ...app,
+    partner: { url, username, password },
     async push(body) {
-      const response = await fetch(`http://127.0.0.1:${port}/push`, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization },
         body: JSON.stringify(body),

@@ -164,10 +164,19 @@ describe('quarantined pushes are shown to the owner', () => {
   it('lists what fit no kind, with the reason and the raw body, until dismissed', async () => {
     const status = await call<PushStatus>('push.status');
     const auth = `Basic ${Buffer.from(`${status.username}:${(ctx.core.emulator.state.partnerEndpoint as { password: string }).password}`).toString('base64')}`;
-    const response = await fetch(status.localUrl!, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"event":"booking_modified"}' });
+    const response = await fetch(status.localUrl!, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: '{"event":"booking_modified"}',
+    });
     expect(response.status).toBe(200);
     const list = await call<{ id: number; reason: string; body: string }[]>('push.quarantine');
-    expect(list).toEqual([expect.objectContaining({ body: '{"event":"booking_modified"}', reason: expect.stringMatching(/Not a guest message or a review/) })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        body: '{"event":"booking_modified"}',
+        reason: expect.stringMatching(/Not a guest message or a review/),
+      }),
+    ]);
     expect((await call<PushStatus>('push.status')).quarantined).toBe(1);
     expect((await call<PushStatus>('push.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
     expect(await call('push.quarantine')).toEqual([]);

@@ -101,3 +101,17 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
     });
   });
 });
+
+describe('ngrok errors never carry the authtoken out', () => {
+  it('an error that quotes the authtoken is shown without it, and push status still loads', async () => {
+    ctx = await startTestCore({
+      tunnelProvider: createFakeTunnelProvider({
+        refuseWith: `ERR_NGROK_105: The authtoken you specified is invalid. Your authtoken: ${TOKEN}`,
+      }).provider,
+    });
+    const status = await call<PushStatus>('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    expect(status.tunnel.error).toContain('[authtoken]');
+    expect(JSON.stringify(status)).not.toContain(TOKEN);
+    expect((await call<PushStatus>('push.status')).tunnel.state).toBe('failed');
+  });
+});

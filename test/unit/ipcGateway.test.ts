@@ -2,6 +2,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CALL_CHANNEL, isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
 import { createDispatcher, type Handlers } from '../../src/main/gateway/dispatcher';
+import { createEventBus } from '../../src/main/events';
 import { METHODS } from '../../src/shared/contract';
 import type { Result } from '../../src/shared/result';
 import { startTestCore } from '../support/core';
@@ -145,5 +146,18 @@ describe('IPC gateway', () => {
     expect(info).toMatchObject({ ok: false, error: { code: 'internal' } });
     const thrown = await leaky.dispatch('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
     expect(JSON.stringify(thrown)).not.toContain(SENTINEL);
+  });
+});
+
+describe('events to the renderer', () => {
+  it('an event whose payload would carry a stored secret is not sent', () => {
+    const bus = createEventBus(() => [SENTINEL]);
+    const seen: unknown[] = [];
+    bus.onAny((event, payload) => seen.push([event, payload]));
+    bus.emit('inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: `code ${SENTINEL}` });
+    bus.emit('inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: 'hello' });
+    expect(seen).toEqual([
+      ['inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: 'hello' }],
+    ]);
   });
 });

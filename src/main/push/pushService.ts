@@ -149,7 +149,9 @@ export function createPushService(deps: PushServiceDeps) {
     },
     /** The owner looked at it: it leaves the list (the raw push stays in the push log). */
     dismissQuarantined(id: number): void {
-      deps.database.db.prepare('UPDATE quarantine SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL').run(deps.now(), id);
+      deps.database.db
+        .prepare('UPDATE quarantine SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL')
+        .run(deps.now(), id);
     },
     /** Saves the settings (secret first) and restarts the listener with them. */
     async save(input: PushSettingsInput): Promise<PushStatus> {

@@ -19,6 +19,7 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
     downtime: () => uptime.downSpans(),
     /** Opens the tunnel to `forwardTo`; a failure is a visible state with the reason, never a crash. */
     async open(options: { forwardTo: string; authtoken: string; domain?: string }): Promise<void> {
+      if (tunnel) return;
       status = { enabled: true, state: 'starting', url: null, error: null };
       try {
         tunnel = await deps.provider.open({
@@ -37,8 +38,10 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
         status = { enabled: true, state: 'up', url: tunnel.url, error: null };
       } catch (error) {
         tunnel = null;
-        const message =
+        const raw =
           error instanceof AppFailure ? error.error.message : error instanceof Error ? error.message : String(error);
+        // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"); it never leaves here.
+        const message = raw.split(options.authtoken).join('[authtoken]');
         status = { enabled: true, state: 'failed', url: null, error: `The tunnel could not open: ${message}` };
       }
     },

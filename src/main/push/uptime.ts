@@ -25,6 +25,7 @@ export function createUptimeLog(database: Database, component: string, now: () =
 
   return {
     up() {
+      if (current !== null) return; // already up: nothing to record, no second heartbeat
       // A previous run that never said 'down' died: it was down from its last heartbeat.
       const last = db
         .prepare('SELECT state, at, detail FROM uptime_log WHERE component = ? ORDER BY id DESC LIMIT 1')
