@@ -203,6 +203,23 @@ describe('bounded and loopback only', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
+  it('failed logins count against the limit too, so guessing the password is throttled', async () => {
+    await t.stop();
+    t = await startPushTarget({ maxPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(
+        (
+          await t.post(message244(), {
+            authorization: `Basic ${Buffer.from(`${PUSH_USER}:guess-${i}`).toString('base64')}`,
+          })
+        ).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await t.post(message244())).status).toBe(429);
+  });
+
   it('a port already in use is a clear error naming the port field', async () => {
     await expect(
       startPushReceiver({

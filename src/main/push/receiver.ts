@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppFailure } from '../../shared/result';
 import type { Database } from '../db/database';
 import { basicAuthMatches, type PushCredentials } from './basicAuth';
@@ -56,13 +56,19 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     keyGenerator: (request) => request.socket.remoteAddress ?? 'unknown',
     hook: 'onRequest',
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Auth is attached to each route after the rate limiter (both run on request, before the body is read), so
+  // failed logins count against the limit too: guessing the password is throttled like any other flood.
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const expected = options.credentials();
     if (expected && basicAuthMatches(request.headers.authorization, expected)) return;
     return reply
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
       .send({ status: 'Fail', message: 'Unauthorized' });
+  };
+  app.addHook('onRoute', (route) => {
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [...existing, authenticate];
   });
   // Keep the body as the exact text received (it is logged raw), whatever content type the sender declared.
   app.removeAllContentTypeParsers();
