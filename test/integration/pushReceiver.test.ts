@@ -299,3 +299,51 @@ describe('legacy reviews and bookings', () => {
     ]);
   });
 });
+
+describe('late and partial reposts', () => {
+  it('a repost of an early inquiry message does not turn a booked thread back into an inquiry', async () => {
+    const inquiry = {
+      ...message244(),
+      messageid: 'early',
+      bookingflag: 'T',
+      bookingid: '991462322',
+      booking_details: null,
+    };
+    const booked = { ...message244(), messageid: 'later', bookingflag: 'B' };
+    await t.post(inquiry);
+    await t.post(booked);
+    await t.post(inquiry);
+    expect(t.database.db.prepare('SELECT booking_flag, booking_id FROM threads').get()).toEqual({
+      booking_flag: 'B',
+      booking_id: 'ABCAJKYSJ8',
+    });
+  });
+
+  it('a legacy review event that adds the public text is stored, keeping what earlier events said', async () => {
+    await t.post({
+      ...legacy,
+      review: { action: 'review_submitted', reviewid: 'RV-9', reviewer_role: 'guest', private_feedback: 'More towels' },
+    });
+    await t.post({
+      ...legacy,
+      review: { action: 'review_published', reviewid: 'RV-9', public_review: 'Lovely stay, very clean' },
+    });
+    const detail = JSON.parse((t.database.db.prepare('SELECT detail FROM reviews').get() as { detail: string }).detail);
+    expect(detail).toMatchObject({
+      action: 'review_published',
+      publicReview: 'Lovely stay, very clean',
+      privateFeedback: 'More towels',
+      reviewerRole: 'guest',
+    });
+    expect(
+      t.database.db.prepare("SELECT count(*) AS n FROM search_index WHERE search_index MATCH 'lovely'").get(),
+    ).toEqual({ n: 1 });
+  });
+
+  it('a current review whose eligibility changes at the same status is updated', async () => {
+    await t.post({ ...review19(), is_eligible_to_respond: true });
+    await t.post({ ...review19(), is_eligible_to_respond: 'N' });
+    const detail = JSON.parse((t.database.db.prepare('SELECT detail FROM reviews').get() as { detail: string }).detail);
+    expect(detail.eligibleToReply).toBe(false);
+  });
+});

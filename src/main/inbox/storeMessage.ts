@@ -71,19 +71,26 @@ export function storeMessage(
 ): { messageId: number; threadId: number; author: 'guest' | 'host' } | null {
   const channel = push.channel_id;
   const author = push.message_type === 'property' ? 'host' : 'guest';
+  // A repost changes nothing, not even the thread's details: what was stored stays as it was (RELIABILITY 4).
+  const known = db
+    .prepare('SELECT 1 FROM messages WHERE channel = ? AND provider_message_id = ?')
+    .get(channel, push.messageid);
+  if (known) return null;
   const guest = guestOf(push);
   const booking = bookingOf(push);
-  // Only what this push knows is written: a later push without details never erases earlier ones.
+  // Only what this push knows is written: a later push without details never erases earlier ones, and a thread
+  // that has a booking (B) never falls back to a pre-booking inquiry (T) because an older message arrives late.
   db.prepare(
     `INSERT INTO threads (channel, thread_key, hotel_id, listing_id, booking_id, thread_ref, guest_id, booking_flag, guest, booking, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (channel, thread_key) DO UPDATE SET
        hotel_id = coalesce(excluded.hotel_id, hotel_id),
        listing_id = coalesce(excluded.listing_id, listing_id),
-       booking_id = coalesce(excluded.booking_id, booking_id),
+       booking_id = CASE WHEN booking_flag = 'B' AND excluded.booking_flag <> 'B' THEN booking_id
+                         ELSE coalesce(excluded.booking_id, booking_id) END,
        thread_ref = coalesce(excluded.thread_ref, thread_ref),
        guest_id = coalesce(excluded.guest_id, guest_id),
-       booking_flag = coalesce(excluded.booking_flag, booking_flag),
+       booking_flag = CASE WHEN booking_flag = 'B' THEN 'B' ELSE coalesce(excluded.booking_flag, booking_flag) END,
        guest = coalesce(excluded.guest, guest),
        booking = coalesce(excluded.booking, booking),
        updated_at = excluded.updated_at`,
@@ -103,6 +110,24 @@ export function storeMessage(
   const thread = db
     .prepare('SELECT id FROM threads WHERE channel = ? AND thread_key = ?')
     .get(channel, threadKeyOf(push)) as { id: number };
+
+  // A host echo of a reply written in Innkeeper is that reply, not a new message: it gets the provider's id.
+  if (author === 'host') {
+    const own = db
+      .prepare(
+        `SELECT id FROM messages WHERE thread_id = ? AND author = 'host' AND provider_message_id IS NULL AND outbox_id IS NOT NULL
+         AND replace(replace(body, char(13), ''), char(10), '') = ? ORDER BY id LIMIT 1`,
+      )
+      .get(thread.id, push.message.replace(/\\\\n|\\n|\r|\n/g, '')) as { id: number } | undefined;
+    if (own) {
+      db.prepare('UPDATE messages SET provider_message_id = ?, push_log_id = ? WHERE id = ?').run(
+        push.messageid,
+        meta.pushLogId,
+        own.id,
+      );
+      return null;
+    }
+  }
 
   const inserted = db
     .prepare(

@@ -56,10 +56,25 @@ function upsert(
     .prepare('SELECT id, detail FROM reviews WHERE kind = ? AND channel = ? AND provider_review_id = ?')
     .get(row.kind, row.channel, row.id) as { id: number; detail: string } | undefined;
   if (existing) {
-    const before = JSON.parse(existing.detail) as { status?: string | null };
+    const before = JSON.parse(existing.detail) as Record<string, unknown> & { status?: string | null };
     const beforeRank = STATUS_RANK[before.status ?? ''] ?? 0;
-    if (row.rank <= beforeRank) return null; // a repost, or older news
-    db.prepare('UPDATE reviews SET detail = ?, unread = 1 WHERE id = ?').run(JSON.stringify(row.detail), existing.id);
+    if (row.rank < beforeRank) return null; // older news: a late repost never overwrites a later status
+    // What the new push says wins; what it leaves out (null) keeps the earlier value (legacy events carry parts).
+    const merged: Record<string, unknown> = { ...before };
+    for (const [key, value] of Object.entries(row.detail))
+      if (value !== null && value !== undefined) merged[key] = value;
+    if (JSON.stringify(merged) === JSON.stringify(before)) return null; // a repost
+    db.prepare('UPDATE reviews SET detail = ?, unread = 1 WHERE id = ?').run(JSON.stringify(merged), existing.id);
+    // Re-index the review with everything it now says.
+    db.prepare("DELETE FROM search_index WHERE source = 'review' AND ref = ?").run(existing.id);
+    const all = [merged.title, merged.positive, merged.negative, merged.publicReview, merged.privateFeedback].filter(
+      (v) => typeof v === 'string' && v,
+    );
+    if (all.length)
+      db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'review', ?)").run(
+        all.join('\n'),
+        existing.id,
+      );
     return { reviewId: existing.id, created: false };
   }
   const inserted = db
