@@ -72,7 +72,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     forceDemo: deps.forceDemo,
   });
-  const inbox = createInboxQueries(db.db);
+  const inbox = createInboxQueries(db.db, now);
 
   const inboxChanged = (threadId: number | null, reviewId: number | null) => {
     const counts = inbox.counts();
@@ -116,6 +116,8 @@ export function createCore(deps: CoreDeps): Core {
     senders: replySenders(() => connection.provider()),
     onChange: (item) => {
       const [kind, id] = item.entityKey.split(':');
+      // Whether a thread still needs a reply depends on where its replies are (failed and discarded do not count).
+      if (kind === 'thread') inbox.refreshThread(Number(id));
       inboxChanged(kind === 'thread' ? Number(id) : null, kind === 'review' ? Number(id) : null);
       events.emit('outbox.changed', outboxStatus());
     },
@@ -200,7 +202,7 @@ export function createCore(deps: CoreDeps): Core {
     'inbox.replyToReview': (args) => {
       replies.replyToReview(args.reviewId, args.body);
       inboxChanged(null, args.reviewId);
-      return inbox.reviews().find((r) => r.id === args.reviewId)!;
+      return inbox.review(args.reviewId);
     },
     'outbox.status': () => outboxStatus(),
     'outbox.retry': (args) => outboxAction(() => outbox.retry(args.id)),

@@ -164,3 +164,67 @@ describe('saved replies', () => {
     });
   });
 });
+
+describe('what was sent decides the thread’s state', () => {
+  it('a refused reply leaves the thread needing a reply; edit resends it and re-indexes its text', async () => {
+    await control().push({ kind: 'message', channel: '19', message: 'Do you have a cot?' });
+    const thread = await firstThread();
+    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
+    await call('inbox.sendReply', { threadId: thread.id, body: 'Yes, a cot is free.' });
+    const failed = await eventually(
+      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
+    );
+    expect(failed.needsReply).toBe(true);
+    expect(failed.preview).toBe('Do you have a cot?');
+    // Fix the property and edit the text: it is sent, the thread no longer needs a reply, search finds the new text.
+    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'IK-DEMO-001' WHERE id = ?").run(thread.id);
+    await call('outbox.editReply', {
+      id: failed.messages.at(-1)!.delivery!.outboxId,
+      body: 'Yes, a travel cot is free of charge.',
+    });
+    const sent = await eventually(
+      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'sent',
+    );
+    expect(sent.needsReply).toBe(false);
+    expect(sent.messages.at(-1)!.body).toBe('Yes, a travel cot is free of charge.');
+    expect((await call<ThreadPage>('inbox.threads', { search: 'travel' })).total).toBe(1);
+    expect((await call<ThreadPage>('inbox.threads', { search: 'cot is free.' })).total).toBe(1);
+  });
+
+  it('a discarded reply puts the thread back to needing one', async () => {
+    await control().push({ kind: 'message', channel: '19' });
+    const thread = await firstThread();
+    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
+    await call('inbox.sendReply', { threadId: thread.id, body: 'Hello' });
+    const failed = await eventually(
+      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
+    );
+    await call('outbox.discard', { id: failed.messages.at(-1)!.delivery!.outboxId });
+    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).needsReply).toBe(true);
+  });
+
+  it('a Booking.com reply carries the listing id too, and a 244 reply the booking id', async () => {
+    await control().push({ kind: 'message', channel: '19' });
+    await control().push({ kind: 'message', channel: '244' });
+    for (const t of (await call<ThreadPage>('inbox.threads')).threads)
+      await call('inbox.sendReply', { threadId: t.id, body: 'Hi' });
+    const bodies = await eventually(
+      async () =>
+        (await control().requests())
+          .filter((r) => r.path.endsWith('/messagingAB'))
+          .map((r) => r.body as Record<string, string>),
+      (b) => b.length === 2,
+    );
+    expect(bodies.find((b) => b.channelcode === '19')).toMatchObject({
+      bookingid: expect.any(String),
+      listingid: expect.any(String),
+    });
+    expect(bodies.find((b) => b.channelcode === '244')).toMatchObject({
+      bookingid: expect.any(String),
+      threadid: expect.any(String),
+    });
+  });
+});

@@ -33,6 +33,22 @@ const delivery = (row: DeliveryRow): Delivery | null =>
         error: row.last_error ? (JSON.parse(row.last_error) as Delivery['error']) : null,
       };
 
+type ReviewRow = {
+  id: number;
+  kind: 'current' | 'legacy';
+  channel: string;
+  provider_review_id: string;
+  hotel_id: string | null;
+  detail: string;
+  received_at: number;
+  unread: number;
+  replies: number;
+};
+
+const REVIEW_SELECT = `SELECT r.*, (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
+                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded') AS replies
+                       FROM reviews r`;
+
 /** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
 export function ftsQuery(text: string): string {
   return text
@@ -63,7 +79,31 @@ function summary(row: ThreadRow): ThreadSummary {
 }
 
 /** Read side of the inbox: pages of threads, one thread, reviews, counts, read state. */
-export function createInboxQueries(db: DatabaseSync) {
+export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
+  const reviewItem = (r: ReviewRow): ReviewItem => {
+    const detail = JSON.parse(r.detail) as Record<string, unknown>;
+    return {
+      id: r.id,
+      kind: r.kind,
+      channel: r.channel,
+      channelName: channelName(r.channel),
+      providerReviewId: r.provider_review_id,
+      hotelId: r.hotel_id,
+      receivedAt: r.received_at,
+      unread: r.unread === 1,
+      detail,
+      reply: replyPermission({ kind: r.kind, channel: r.channel, detail, replies: r.replies, now: now() }),
+      replies: (
+        db
+          .prepare(
+            `SELECT rr.id, rr.body, rr.created_at, rr.outbox_id, o.state, o.last_error
+             FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id WHERE rr.review_id = ? ORDER BY rr.id`,
+          )
+          .all(r.id) as ({ id: number; body: string; created_at: number } & DeliveryRow)[]
+      ).map((rr) => ({ id: rr.id, body: rr.body, createdAt: rr.created_at, delivery: delivery(rr) })),
+    };
+  };
+
   return {
     threads(q: z.output<typeof threadQuerySchema>): ThreadPage {
       const where: string[] = [];
@@ -142,46 +182,39 @@ export function createInboxQueries(db: DatabaseSync) {
       const match = search ? ftsQuery(search) : '';
       const rows = db
         .prepare(
-          `SELECT r.*, (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
-                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded') AS replies
-           FROM reviews r
+          `${REVIEW_SELECT}
            ${match ? "WHERE r.id IN (SELECT ref FROM search_index WHERE source = 'review' AND search_index MATCH ?)" : ''}
            ORDER BY received_at DESC, id DESC LIMIT 500`,
         )
-        .all(...(match ? [match] : [])) as {
-        id: number;
-        kind: 'current' | 'legacy';
-        channel: string;
-        provider_review_id: string;
-        hotel_id: string | null;
-        detail: string;
-        received_at: number;
-        unread: number;
-        replies: number;
-      }[];
-      return rows.map((r) => {
-        const detail = JSON.parse(r.detail) as Record<string, unknown>;
-        return {
-          id: r.id,
-          kind: r.kind,
-          channel: r.channel,
-          channelName: channelName(r.channel),
-          providerReviewId: r.provider_review_id,
-          hotelId: r.hotel_id,
-          receivedAt: r.received_at,
-          unread: r.unread === 1,
-          detail,
-          reply: replyPermission({ kind: r.kind, channel: r.channel, detail, replies: r.replies }),
-          replies: (
-            db
-              .prepare(
-                `SELECT rr.id, rr.body, rr.created_at, rr.outbox_id, o.state, o.last_error
-                 FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id WHERE rr.review_id = ? ORDER BY rr.id`,
-              )
-              .all(r.id) as ({ id: number; body: string; created_at: number } & DeliveryRow)[]
-          ).map((rr) => ({ id: rr.id, body: rr.body, createdAt: rr.created_at, delivery: delivery(rr) })),
-        };
-      });
+        .all(...(match ? [match] : [])) as ReviewRow[];
+      return rows.map(reviewItem);
+    },
+
+    /** One review, however old. */
+    review(id: number): ReviewItem {
+      const row = db.prepare(`${REVIEW_SELECT} WHERE r.id = ?`).get(id) as ReviewRow | undefined;
+      if (!row) throw new AppFailure({ code: 'not_found', message: 'This review no longer exists.', retryable: false });
+      return reviewItem(row);
+    },
+
+    /**
+     * Recomputes a thread's summary from what is really in it: it needs a reply while its latest message that
+     * counts is the guest's (a failed or discarded reply does not count), and the preview is that message.
+     */
+    refreshThread(id: number): void {
+      const latest = db
+        .prepare(
+          `SELECT m.author, m.body FROM messages m LEFT JOIN outbox o ON o.id = m.outbox_id
+           WHERE m.thread_id = ? AND coalesce(o.state, 'sent') NOT IN ('failed', 'discarded')
+           ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`,
+        )
+        .get(id) as { author: string; body: string } | undefined;
+      if (!latest) return;
+      db.prepare('UPDATE threads SET needs_reply = ?, last_preview = ? WHERE id = ?').run(
+        latest.author === 'guest' ? 1 : 0,
+        latest.body.slice(0, 200),
+        id,
+      );
     },
 
     markReviewRead(id: number): void {

@@ -10,6 +10,7 @@ export function replyPermission(review: {
   channel: string;
   detail: Record<string, unknown>;
   replies: number;
+  now: number;
 }): { allowed: true } | { allowed: false; reason: string } {
   const name = channelProfile(review.channel).name;
   const d = review.detail;

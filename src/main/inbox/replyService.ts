@@ -1,4 +1,3 @@
-import { channelProfile } from '../../shared/channels';
 import { AppFailure, ErrorCode } from '../../shared/result';
 import {
   legacyReviewReplySchema,
@@ -47,18 +46,52 @@ export function createReplyService(deps: {
   const { database, outbox, inbox, now } = deps;
   const { db } = database;
 
+  /**
+   * The reply as Su expects it: every id the thread has (the channel's required ones are checked, the others
+   * go along too: provider-notes say listingid is required for every channel, and the 244 sample sends bookingid).
+   */
   function messagePayload(threadId: number, body: string): MessageReply {
     const t = inbox.thread(threadId);
-    const requires = channelProfile(t.channel).replyRequires;
     return checked(messageReplySchema, {
       hotelid: t.hotelId ?? undefined,
       channelcode: t.channel,
       message: body,
-      ...(requires.includes('threadid') ? { threadid: t.threadRef ?? undefined } : {}),
-      ...(requires.includes('guestid') ? { guestid: t.guestId ?? undefined } : {}),
-      ...(requires.includes('listingid') ? { listingid: t.listingId ?? undefined } : {}),
-      ...(requires.includes('bookingid') ? { bookingid: t.bookingId ?? undefined } : {}),
+      threadid: t.threadRef ?? undefined,
+      guestid: t.guestId ?? undefined,
+      listingid: t.listingId ?? undefined,
+      bookingid: t.bookingId ?? undefined,
     });
+  }
+
+  /** A review reply's outbox kind and payload, checked before anything is written. */
+  function reviewPayload(reviewId: number, body: string) {
+    const review = inbox.review(reviewId);
+    const d = review.detail;
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+    if (review.kind === 'current') {
+      return {
+        review,
+        kind: REPLY_KINDS.review,
+        payload: checked<ReviewReply>(reviewReplySchema, {
+          hotel_id: review.hotelId ?? undefined,
+          channel_id: review.channel,
+          channel_property_id: text(d.channelPropertyId),
+          channel_review_id: review.providerReviewId,
+          review_reply: body,
+        }),
+      } as const;
+    }
+    return {
+      review,
+      kind: REPLY_KINDS.legacyReview,
+      payload: checked<LegacyReviewReply>(legacyReviewReplySchema, {
+        hotelid: review.hotelId ?? undefined,
+        channelid: '244',
+        replytext: body,
+        reviewid: review.providerReviewId,
+        listingid: text(d.listingId),
+      }),
+    } as const;
   }
 
   return {
@@ -75,71 +108,63 @@ export function createReplyService(deps: {
           .run(threadId, payload.channelcode, body, at, item.id);
         const messageId = Number(inserted.lastInsertRowid);
         db.prepare(
-          'UPDATE threads SET needs_reply = 0, unread = 0, last_preview = ?, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?',
-        ).run(body.slice(0, 200), at, threadId);
+          'UPDATE threads SET unread = 0, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?',
+        ).run(at, threadId);
+        inbox.refreshThread(threadId);
         db.prepare('DELETE FROM drafts WHERE thread_id = ?').run(threadId);
         db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(body, messageId);
         return { messageId, outboxId: item.id };
       });
     },
 
-    /** Replaces the text of a reply the provider refused, and queues it again (Edit). */
+    /**
+     * Replaces the text of a reply that has not gone out (refused, or still queued) — a guest reply or a review
+     * reply — and sends it again if it had stopped. The local copy and its search entry change with it.
+     */
     editReply(outboxId: number, body: string): void {
-      const row = db.prepare('SELECT id, thread_id FROM messages WHERE outbox_id = ?').get(outboxId) as
+      const message = db.prepare('SELECT id, thread_id FROM messages WHERE outbox_id = ?').get(outboxId) as
         { id: number; thread_id: number } | undefined;
-      if (!row) throw new AppFailure({ code: 'not_found', message: 'This reply no longer exists.', retryable: false });
-      const payload = messagePayload(row.thread_id, body);
-      database.transaction(() => {
-        outbox.edit(outboxId, payload);
-        db.prepare('UPDATE messages SET body = ? WHERE id = ?').run(body, row.id);
-      });
-      outbox.retry(outboxId);
+      const reviewReply = message
+        ? undefined
+        : (db.prepare('SELECT id, review_id FROM review_replies WHERE outbox_id = ?').get(outboxId) as
+            { id: number; review_id: number } | undefined);
+      if (!message && !reviewReply)
+        throw new AppFailure({ code: 'not_found', message: 'This reply no longer exists.', retryable: false });
+      if (message) {
+        outbox.edit(outboxId, messagePayload(message.thread_id, body));
+        database.transaction(() => {
+          db.prepare('UPDATE messages SET body = ? WHERE id = ?').run(body, message.id);
+          db.prepare("DELETE FROM search_index WHERE source = 'message' AND ref = ?").run(message.id);
+          db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(body, message.id);
+          inbox.refreshThread(message.thread_id);
+        });
+      } else {
+        const { kind, payload } = reviewPayload(reviewReply!.review_id, body);
+        if (kind === REPLY_KINDS.review) outbox.edit(outboxId, payload as ReviewReply);
+        else outbox.edit(outboxId, payload as LegacyReviewReply);
+        db.prepare('UPDATE review_replies SET body = ? WHERE id = ?').run(body, reviewReply!.id);
+      }
+      if (outbox.get(outboxId)?.state === 'failed') outbox.retry(outboxId);
     },
 
     /** Queues a reply to a review, once the channel's rules allow it. */
     replyToReview(reviewId: number, body: string): { outboxId: number } {
-      const review = inbox.reviews().find((r) => r.id === reviewId);
-      if (!review)
-        throw new AppFailure({ code: 'not_found', message: 'This review no longer exists.', retryable: false });
-      if (!review.reply.allowed)
+      // Checked before the transaction: nothing is written for a reply the provider or the channel would refuse.
+      const { review, kind, payload } = reviewPayload(reviewId, body);
+      if (!review.reply.allowed) {
         throw new AppFailure({
           code: ErrorCode.Validation,
           message: review.reply.reason,
           field: 'reply',
           retryable: false,
         });
-      const d = review.detail;
-      const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+      }
       const key = reviewEntity(reviewId);
-      // Checked before the transaction: nothing is written for a reply the provider would refuse.
-      const enqueue =
-        review.kind === 'current'
-          ? (
-              (payload: ReviewReply) => () =>
-                outbox.enqueue(REPLY_KINDS.review, key, payload)
-            )(
-              checked<ReviewReply>(reviewReplySchema, {
-                hotel_id: review.hotelId ?? undefined,
-                channel_id: review.channel,
-                channel_property_id: text(d.channelPropertyId),
-                channel_review_id: review.providerReviewId,
-                review_reply: body,
-              }),
-            )
-          : (
-              (payload: LegacyReviewReply) => () =>
-                outbox.enqueue(REPLY_KINDS.legacyReview, key, payload)
-            )(
-              checked<LegacyReviewReply>(legacyReviewReplySchema, {
-                hotelid: review.hotelId ?? undefined,
-                channelid: '244',
-                replytext: body,
-                reviewid: review.providerReviewId,
-                listingid: text(d.listingId),
-              }),
-            );
       return database.transaction(() => {
-        const item = enqueue();
+        const item =
+          kind === REPLY_KINDS.review
+            ? outbox.enqueue(REPLY_KINDS.review, key, payload as ReviewReply)
+            : outbox.enqueue(REPLY_KINDS.legacyReview, key, payload as LegacyReviewReply);
         db.prepare('INSERT INTO review_replies (review_id, body, outbox_id, created_at) VALUES (?, ?, ?, ?)').run(
           reviewId,
           body,
