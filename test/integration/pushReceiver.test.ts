@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
 import { startEmulator } from '../../src/main/emulator/emulator';
 import { startPushReceiver } from '../../src/main/push/receiver';
+import { openDatabase } from '../../src/main/db/database';
 import { fixtureText } from '../support/fixtures';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
 
@@ -230,11 +231,21 @@ describe('bounded and loopback only', () => {
     ).rejects.toMatchObject({ error: { code: 'port_in_use', field: 'pushPort' } });
   });
 
-  it('notifications happen after the acknowledgement, with what was stored', async () => {
-    await t.post(message244());
+  it('notifications run only once the push is committed, outside the request, with what was stored', async () => {
+    await t.stop();
+    const seenAtCallback: unknown[] = [];
+    t = await startPushTarget({
+      onIngested: (result) => {
+        // A second connection reading the file sees the row: it was committed before the callback ran.
+        const reader = openDatabase(t.database.path);
+        seenAtCallback.push(reader.db.prepare('SELECT id FROM messages WHERE id = ?').get(result.message!.messageId));
+        reader.close();
+      },
+    });
+    const response = await t.post(message244());
+    expect(response.status).toBe(200);
     await new Promise((r) => setTimeout(r, 20));
-    expect(t.ingested).toHaveLength(1);
-    expect(t.ingested[0]).toMatchObject({ outcome: 'stored', kind: 'message', message: { author: 'guest' } });
+    expect(seenAtCallback).toEqual([{ id: expect.any(Number) }]);
   });
 });
 

@@ -8,7 +8,9 @@ export const PUSH_USER = 'su-partner';
 export const PUSH_PASSWORD = 'correct horse battery staple';
 
 /** A push receiver on a real database file in a temp folder, with known Basic credentials. */
-export async function startPushTarget(options: { maxPerMinute?: number; bodyLimit?: number } = {}) {
+export async function startPushTarget(
+  options: { maxPerMinute?: number; bodyLimit?: number; onIngested?: (result: IngestResult) => void } = {},
+) {
   const dir = tempDir('innkeeper-push-');
   const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));
   const ingested: IngestResult[] = [];
@@ -16,8 +18,11 @@ export async function startPushTarget(options: { maxPerMinute?: number; bodyLimi
     database,
     port: 0,
     credentials: () => ({ username: PUSH_USER, password: PUSH_PASSWORD }),
-    onIngested: (r) => ingested.push(r),
     ...options,
+    onIngested: (r) => {
+      ingested.push(r);
+      options.onIngested?.(r);
+    },
   });
   const auth = `Basic ${Buffer.from(`${PUSH_USER}:${PUSH_PASSWORD}`).toString('base64')}`;
   return {
