@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { startEmulator, type RunningEmulator } from '../../src/main/emulator/emulator';
 import { startApp, type RunningApp } from './app';
 
 // Pushes as Su sends them, posted straight to the app's push listener (the in-process demo emulator cannot be
@@ -143,3 +145,29 @@ export async function startPushableApp(previous?: PushableApp): Promise<Pushable
     },
   };
 }
+
+/**
+ * A Su emulator of the test's own (the app's built-in demo one lives inside the app and cannot be stopped):
+ * stopped and started again on the same port, so the app's connection settings stay right.
+ */
+export async function startTestEmulator() {
+  const port = await freePort();
+  let emulator: RunningEmulator | null = await startEmulator({}, { port });
+  const control = () => createEmulatorControl(emulator!.controlUrl);
+  return {
+    port,
+    control,
+    async stop() {
+      await emulator?.close();
+      emulator = null;
+    },
+    /** A new emulator on the same port: the same addresses, a fresh state and request log. */
+    async start() {
+      emulator = await startEmulator({}, { port });
+    },
+    /** The bodies of the requests the running emulator received at a path ending in `path`. */
+    sent: async (path: string) =>
+      (await control().requests()).filter((r) => r.path.endsWith(path)).map((r) => r.body as Record<string, unknown>),
+  };
+}
+export type TestEmulator = Awaited<ReturnType<typeof startTestEmulator>>;

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '../../../shared/channels';
-import type { InboxCounts, ReviewItem, ThreadDetail } from '../../../shared/inbox';
+import type { Delivery, InboxCounts, ReviewItem, ThreadDetail } from '../../../shared/inbox';
 import type { AppError } from '../../../shared/result';
 import { api } from '../api';
 import { usePagedThreads, type ThreadFilters } from '../composables/usePagedThreads';
@@ -77,11 +77,14 @@ export const useInboxStore = defineStore('inbox', () => {
   const thread = shallowRef<ThreadDetail | null>(null);
   const threadError = shallowRef<AppError | null>(null);
   const threadLoading = ref(false);
+  // Loads overlap when changes come in quick succession (queued → sending → sent): only the newest one counts.
+  let threadSeq = 0;
 
   async function loadThread(id: number) {
     if (!api) return;
+    const seq = ++threadSeq;
     const result = await api['inbox.thread']({ id });
-    if (openId.value !== id) return; // another thread was opened meanwhile
+    if (openId.value !== id || seq !== threadSeq) return; // another thread was opened, or a newer load started
     if (!result.ok) {
       threadError.value = result.error;
       thread.value = null;
@@ -122,11 +125,14 @@ export const useInboxStore = defineStore('inbox', () => {
   const openReviewId = ref<number | null>(null);
   const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
 
+  let reviewsSeq = 0;
   async function loadReviews() {
     if (!api) return;
     reviewsLoading.value = reviews.value === null;
+    const seq = ++reviewsSeq;
     try {
       const result = await api['inbox.reviews']({});
+      if (seq !== reviewsSeq) return;
       if (result.ok) {
         reviews.value = result.value;
         reviewsError.value = null;
@@ -157,6 +163,43 @@ export const useInboxStore = defineStore('inbox', () => {
   function seen() {
     if (thread.value && thread.value.unread > 0 && pageIsSeen()) void markThreadRead(thread.value.id);
     markOpenReviewRead();
+  }
+
+  // ---- replies ---------------------------------------------------------------------------------------------------
+  /** What the owner typed per thread in this session: wins over the saved draft while a save is on its way. */
+  const drafts = new Map<number, string>();
+
+  /** Queues a reply in the open thread; the thread comes back with it, marked queued. */
+  async function sendReply(threadId: number, body: string): Promise<AppError | null> {
+    if (!api) return null;
+    const result = await api['inbox.sendReply']({ threadId, body });
+    if (!result.ok) return result.error;
+    drafts.delete(threadId);
+    if (openId.value === threadId) {
+      thread.value = result.value;
+      // The reply may have moved on (sending, sent) before this answer came; a load that started earlier could
+      // also land after it and hide the reply. A fresh load settles both.
+      void loadThread(threadId);
+    }
+    return null;
+  }
+
+  async function replyToReview(reviewId: number, body: string): Promise<AppError | null> {
+    if (!api) return null;
+    const result = await api['inbox.replyToReview']({ reviewId, body });
+    if (!result.ok) return result.error;
+    reviews.value = reviews.value?.map((r) => (r.id === reviewId ? result.value : r)) ?? null;
+    void loadReviews(); // as for sendReply: the newest state wins over answers that arrive out of order
+    return null;
+  }
+
+  /** Something about outgoing replies changed: what is on screen is fetched again if a reply there is unsettled. */
+  function refreshOpen() {
+    const unsettled = (d: Delivery | null) => d !== null && d.state !== 'sent' && d.state !== 'discarded';
+    if (openId.value !== null && thread.value?.messages.some((m) => unsettled(m.delivery))) {
+      void loadThread(openId.value);
+    }
+    if (openReview.value?.replies.some((r) => unsettled(r.delivery))) void loadReviews();
   }
 
   // ---- live updates ------------------------------------------------------------------------------------------
@@ -202,6 +245,10 @@ export const useInboxStore = defineStore('inbox', () => {
     openReview,
     loadReviews,
     showReview,
+    drafts,
+    sendReply,
+    replyToReview,
+    refreshOpen,
     listen,
   };
 });

@@ -1,0 +1,87 @@
+import { onScopeDispose, ref, watch } from 'vue';
+
+/** How long typing must pause before the draft is written. */
+export const DRAFT_DELAY_MS = 400;
+
+/**
+ * Keeps what the owner types in a reply box, saved `DRAFT_DELAY_MS` after they stop typing and whenever the box
+ * goes away, one save at a time and in order, so a restart finds the text where it was left.
+ */
+export function useDraft(save: (threadId: number, body: string) => Promise<boolean>) {
+  const text = ref('');
+  const state = ref<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  let threadId: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  /** Set while the text is changed by the app (a thread opened, a reply sent), not typed. */
+  let quiet = false;
+
+  /** Saves the text after the pause. */
+  function schedule() {
+    if (threadId === null) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void flush(), DRAFT_DELAY_MS);
+  }
+  // Synchronous, so a change made quietly (below) is recognised as such.
+  watch(text, () => quiet || schedule(), { flush: 'sync' });
+
+  /** Writes a pending draft now; resolves when every save so far is done. */
+  function flush(): Promise<void> {
+    if (!timer || threadId === null) return chain;
+    clearTimeout(timer);
+    timer = null;
+    const id = threadId;
+    const body = text.value;
+    chain = chain.then(async () => {
+      state.value = 'saving';
+      const ok = await save(id, body).catch(() => false);
+      // Only the box's own thread reports: a save of the thread left behind says nothing here.
+      if (id === threadId) state.value = ok ? 'saved' : 'failed';
+    });
+    return chain;
+  }
+
+  /** Shows another thread's text (its draft): the previous thread's pending save is written first. */
+  function open(id: number, body: string) {
+    void flush();
+    threadId = id;
+    setQuietly(body);
+    state.value = 'idle';
+  }
+
+  /** Drops the pending save (the text is being sent); resolves when saves already under way are done. */
+  function cancel(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    return chain;
+  }
+
+  /** Empties the box after its text was sent (the core dropped the saved draft with the send). */
+  function clear() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    setQuietly('');
+    state.value = 'idle';
+  }
+
+  /** Replaces the text without saving it as a draft. */
+  function setQuietly(body: string) {
+    quiet = true;
+    try {
+      text.value = body;
+    } finally {
+      quiet = false;
+    }
+  }
+
+  const onHide = () => void flush();
+  window.addEventListener('pagehide', onHide);
+  document.addEventListener('visibilitychange', onHide);
+  onScopeDispose(() => {
+    window.removeEventListener('pagehide', onHide);
+    document.removeEventListener('visibilitychange', onHide);
+    void flush();
+  });
+
+  return { text, state, open, flush, cancel, schedule, clear };
+}
