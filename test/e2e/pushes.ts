@@ -14,6 +14,9 @@ const fixture = (name: string) => JSON.parse(readFileSync(join(fixtureDir, name)
 
 let counter = 0;
 /** A new provider id each call (digits, as the channels send them). */
+/** A response deadline 20 days from now (legacy reviews past theirs cannot be answered). */
+export const REVIEW_EXPIRES = new Date(Date.now() + 20 * 86_400_000).toISOString();
+
 export const freshId = () => `${Date.now()}${String(counter++).padStart(4, '0')}`;
 
 /** The Airbnb fixture (Chris, Modern housewith Parking, 7–11 Jul 2021) as a new message of the same thread. */
@@ -88,7 +91,8 @@ export function legacyReview(review: Record<string, unknown> = {}): Record<strin
       hidden: false,
       submitted: true,
       submitted_at: '2025-03-02T09:30:00Z',
-      expires_at: '2025-04-01T09:30:00Z',
+      // Airbnb gives hosts 30 days to respond: keep this review answerable whenever the tests run.
+      expires_at: REVIEW_EXPIRES,
       booking_id: 'HMREVIEW01',
       ratings: [
         { category: 'overall', rating: 5 },

@@ -4,6 +4,7 @@ import type { InboxCounts, ReviewItem, ThreadDetail, ThreadPage } from '../../sr
 import type { PushStatus } from '../../src/shared/schemas/push';
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { replyPermission } from '../../src/main/inbox/replyRules';
 import { startTestCore } from '../support/core';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
@@ -180,5 +181,31 @@ describe('quarantined pushes are shown to the owner', () => {
     expect((await call<PushStatus>('push.status')).quarantined).toBe(1);
     expect((await call<PushStatus>('push.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
     expect(await call('push.quarantine')).toEqual([]);
+  });
+});
+
+describe('legacy review reply rules', () => {
+  it('a review that does not say a guest wrote it, or whose 30 days have passed, cannot be answered', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    const base = { kind: 'legacy' as const, channel: '244', replies: 0, now };
+    expect(
+      replyPermission({
+        ...base,
+        detail: { reviewerRole: 'guest', bookingId: 'HM1', expiresAt: '2026-12-01T00:00:00Z' },
+      }),
+    ).toEqual({ allowed: true });
+    expect(replyPermission({ ...base, detail: { bookingId: 'HM1' } })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/written by a guest/),
+    });
+    expect(
+      replyPermission({
+        ...base,
+        detail: { reviewerRole: 'guest', bookingId: 'HM1', expiresAt: '2026-11-01T00:00:00Z' },
+      }),
+    ).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/30 days/),
+    });
   });
 });

@@ -3,7 +3,7 @@ import { channelProfile } from '../../shared/channels';
 /**
  * Whether a review may be answered, with the reason in the owner's words when not (spec 2.6–2.9 and
  * provider-notes): the provider's own eligibility flag; Booking.com allows one reply, and not to a score-only
- * review; legacy Airbnb replies only to reviews written by a guest with a booking.
+ * review; legacy Airbnb replies only to reviews written by a guest with a booking, within the response window.
  */
 export function replyPermission(review: {
   kind: 'current' | 'legacy';
@@ -27,10 +27,16 @@ export function replyPermission(review: {
     }
     return { allowed: true };
   }
-  if (d.reviewerRole && d.reviewerRole !== 'guest') {
+  // Spec 2.9: only reviews initiated by the guest; a review that does not say who wrote it is not assumed to be.
+  if (d.reviewerRole !== 'guest') {
     return { allowed: false, reason: 'Only reviews written by a guest can be answered on Airbnb.' };
   }
-  if (!d.bookingId)
+  if (!d.bookingId) {
     return { allowed: false, reason: 'Airbnb only allows replies to reviews from guests who had a booking.' };
+  }
+  const expires = typeof d.expiresAt === 'string' ? Date.parse(d.expiresAt) : NaN;
+  if (Number.isFinite(expires) && expires < review.now) {
+    return { allowed: false, reason: 'Airbnb’s time to respond to this review has passed (hosts have 30 days).' };
+  }
   return { allowed: true };
 }

@@ -123,6 +123,8 @@ export const useInboxStore = defineStore('inbox', () => {
   const reviewsError = shallowRef<AppError | null>(null);
   const reviewsLoading = ref(false);
   const openReviewId = ref<number | null>(null);
+  /** Full-text search over review texts (the core's FTS5 index, as for messages). */
+  const reviewSearch = ref('');
   const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
 
   let reviewsSeq = 0;
@@ -131,7 +133,8 @@ export const useInboxStore = defineStore('inbox', () => {
     reviewsLoading.value = reviews.value === null;
     const seq = ++reviewsSeq;
     try {
-      const result = await api['inbox.reviews']({});
+      const search = reviewSearch.value.trim();
+      const result = await api['inbox.reviews'](search ? { search } : {});
       if (seq !== reviewsSeq) return;
       if (result.ok) {
         reviews.value = result.value;
@@ -244,6 +247,7 @@ export const useInboxStore = defineStore('inbox', () => {
     openReviewId,
     openReview,
     loadReviews,
+    reviewSearch,
     showReview,
     drafts,
     sendReply,
