@@ -19,7 +19,8 @@ test('the desktop app opens a secure window that reaches the core through the pr
   });
   try {
     const window = await app.firstWindow();
-    await expect(window.getByRole('heading', { name: 'Connection' })).toBeVisible();
+    // The app opens on the inbox; the connection test is one click away.
+    await expect(window.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
     // Sandbox + context isolation + no Node integration: the page sees no Node globals, only the preload's functions.
     const globals = await window.evaluate(() => ({
       require: typeof (globalThis as { require?: unknown }).require,
@@ -31,6 +32,10 @@ test('the desktop app opens a secure window that reaches the core through the pr
         Object.values((globalThis as unknown as { innkeeper: object }).innkeeper).every((v) => typeof v === 'function'),
       ),
     ).toBe(true);
+    await window
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Connection/ })
+      .click();
     await window.getByRole('button', { name: 'Test connection' }).click();
     await expect(window.getByTestId('test-success')).toBeVisible();
   } finally {
