@@ -44,6 +44,28 @@ export interface Delivery {
   error: AppError | null;
 }
 
+/** The guest as the 244 push describes them (`user_details`). */
+export interface GuestInfo {
+  id: string | null;
+  firstName: string | null;
+  location: string | null;
+  locale: string | null;
+}
+
+/** What a thread knows about the booking (`booking_details`, 244 only). */
+export interface BookingInfo {
+  checkIn: string | null;
+  checkOut: string | null;
+  nights: number | null;
+  guests: number | null;
+  adults: number | null;
+  children: number | null;
+  infants: number | null;
+  payout: string | null;
+  confirmationCode: string | null;
+  listingName: string | null;
+}
+
 /** A message in a thread, oldest first. */
 export interface ThreadMessage {
   id: number;
@@ -63,19 +85,8 @@ export interface ThreadDetail extends ThreadSummary {
   threadRef: string | null;
   guestId: string | null;
   bookingFlag: string | null;
-  guest: { firstName: string | null; location: string | null; locale: string | null } | null;
-  booking: {
-    checkIn: string | null;
-    checkOut: string | null;
-    nights: number | null;
-    guests: number | null;
-    adults: number | null;
-    children: number | null;
-    infants: number | null;
-    payout: string | null;
-    confirmationCode: string | null;
-    listingName: string | null;
-  } | null;
+  guest: GuestInfo | null;
+  booking: BookingInfo | null;
   messages: ThreadMessage[];
   /** What the owner was typing, saved as they typed. */
   draft: string | null;

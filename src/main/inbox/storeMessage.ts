@@ -1,27 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { BookingInfo, GuestInfo } from '../../shared/inbox';
 import type { MessagePush } from '../../shared/schemas/pushes';
-
-/** The guest as the 244 push describes them (`user_details`): first name, location, locale. */
-export interface GuestInfo {
-  id: string | null;
-  firstName: string | null;
-  location: string | null;
-  locale: string | null;
-}
-
-/** What the thread knows about the booking (`booking_details`, 244 only). */
-export interface BookingInfo {
-  checkIn: string | null;
-  checkOut: string | null;
-  nights: number | null;
-  guests: number | null;
-  adults: number | null;
-  children: number | null;
-  infants: number | null;
-  payout: string | null;
-  confirmationCode: string | null;
-  listingName: string | null;
-}
 
 /** The conversation a message belongs to: 244 by thread id, 19 and 9 by booking id. */
 export const threadKeyOf = (push: Pick<MessagePush, 'channel_id' | 'threadid' | 'bookingid'>) =>
