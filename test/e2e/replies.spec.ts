@@ -256,6 +256,10 @@ test('saved replies are filled in from the thread, and can be added, changed and
   expect((await app.push(enquiry)).status).toBe(200);
   await page.goto(app.url);
   await openThread(page, 'Is the house free in July?');
+  // The booking panel says it is an enquiry, with the asked-about dates and no payout or confirmation code.
+  await expect(page.getByTestId('booking-enquiry')).toContainText('nothing is booked yet');
+  await expect(page.getByTestId('booking-check-in')).toBeVisible();
+  await expect(page.getByTestId('booking-payout')).toHaveCount(0);
 
   const savedReplies = page.getByTestId('saved-replies');
   const menu = page.locator('#saved-replies-menu');
