@@ -21,7 +21,8 @@ export async function startApp(
 ): Promise<RunningApp> {
   const child = spawn(process.execPath, [join(root, 'out', 'main', 'web.js')], {
     cwd: root,
-    env: { ...process.env, INNKEEPER_DATA_DIR: dataDir, INNKEEPER_WEB_PORT: '0', ...env },
+    // A free push-listener port by default, so parallel apps never compete for 8787 ('' lets settings decide).
+    env: { ...process.env, INNKEEPER_DATA_DIR: dataDir, INNKEEPER_WEB_PORT: '0', INNKEEPER_PUSH_PORT: '0', ...env },
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -20,7 +20,7 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
   const dataDir = mkdtempSync(join(tmpdir(), 'innkeeper-e2e-'));
   const [first, second] = [await freePort(), await freePort()];
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ push: { port: first } }));
-  const app = await startApp({}, dataDir);
+  const app = await startApp({ INNKEEPER_PUSH_PORT: '' }, dataDir);
   test.info().attach('ports', { body: `${first} ${second}` });
   try {
     await page.goto(app.url);
