@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
 import { threadQuerySchema, type OutboxStatus } from '../shared/inbox';
+import type { InvRateControl } from '../shared/schemas/inventory';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createInboxQueries } from './inbox/inboxQueries';
 import { createReplyService } from './inbox/replyService';
+import { createRatesService, RATES_KIND } from './rates/ratesService';
 import { createSavedReplies } from './inbox/savedReplies';
 import { createOutbox } from './outbox/outbox';
 import { replySenders } from './outbox/senders';
@@ -113,8 +115,12 @@ export function createCore(deps: CoreDeps): Core {
     now,
     random: Math.random,
     // The client is built at each send, so a send after the owner fixed credentials uses the new ones.
-    senders: replySenders(() => connection.provider()),
+    senders: {
+      ...replySenders(() => connection.provider()),
+      [RATES_KIND]: (request: InvRateControl) => connection.provider().rates.send(request),
+    },
     onChange: (item) => {
+      rates.onOutboxChange(item);
       const [kind, id] = item.entityKey.split(':');
       // Whether a thread still needs a reply depends on where its replies are (failed and discarded do not count).
       if (kind === 'thread') inbox.refreshThread(Number(id));
@@ -132,7 +138,13 @@ export function createCore(deps: CoreDeps): Core {
     };
   };
   const replies = createReplyService({ database: db, outbox, inbox, now });
+  const rates = createRatesService({ database: db, outbox, now });
   const savedReplies = createSavedReplies(db.db, now);
+  /** Returns `value` after telling the UI the outbox changed (a push was queued). */
+  const outboxAfter = <T>(value: T): T => {
+    events.emit('outbox.changed', outboxStatus());
+    return value;
+  };
   const outboxAction = (fn: () => unknown): OutboxStatus => {
     fn();
     const status = outboxStatus();
@@ -213,6 +225,13 @@ export function createCore(deps: CoreDeps): Core {
     'replies.list': () => savedReplies.list(),
     'replies.save': (args) => savedReplies.save(args),
     'replies.delete': (args) => savedReplies.remove(args.id),
+    'rates.draft': (args) => rates.draft(args.hotelId),
+    'rates.saveDraft': (args) =>
+      rates.saveDraft({ hotelId: args.hotelId, name: args.name ?? '', edits: args.edits as never }),
+    'rates.preview': (args) => rates.preview(args.hotelId),
+    'rates.push': (args) => outboxAfter(rates.push(args.hotelId, args.confirmed)),
+    'rates.history': (args) => rates.history(args.hotelId),
+    'rates.revert': (args) => outboxAfter(rates.revert(args.pushId)),
   };
   return {
     dispatcher: createDispatcher(handlers, () => deps.secrets.values()),

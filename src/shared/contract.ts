@@ -19,6 +19,7 @@ import {
 } from './inbox';
 import { pushSettingsInputSchema, type PushStatus, type QuarantinedPush } from './schemas/push';
 import { savedReplySchema, type SavedReply } from './composer';
+import { rateArgs, type RateDraft, type RatePreview, type RatePushRecord } from './rates';
 
 /** How the app is running: a real Electron window, or browser mode on loopback. */
 export type HostKind = 'electron' | 'browser';
@@ -119,6 +120,12 @@ export const contractArgs = {
   'replies.list': empty,
   'replies.save': savedReplySchema,
   'replies.delete': idArgSchema,
+  'rates.draft': rateArgs.hotel,
+  'rates.saveDraft': rateArgs.saveDraft,
+  'rates.preview': rateArgs.hotel,
+  'rates.push': rateArgs.push,
+  'rates.history': rateArgs.hotel,
+  'rates.revert': rateArgs.revert,
 } as const;
 
 /** The result type of each contract method. */
@@ -150,6 +157,12 @@ export interface ContractResults {
   'replies.list': SavedReply[];
   'replies.save': SavedReply[];
   'replies.delete': SavedReply[];
+  'rates.draft': RateDraft;
+  'rates.saveDraft': RateDraft;
+  'rates.preview': RatePreview;
+  'rates.push': { pushId: number };
+  'rates.history': RatePushRecord[];
+  'rates.revert': { pushId: number };
 }
 
 /** Contract method names. */

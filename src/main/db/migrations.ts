@@ -161,4 +161,41 @@ export const MIGRATIONS: readonly Migration[] = [
         ('Check-in details', 'Hi {{guest_first_name}}, check-in on {{check_in}} is from 15:00. We will send you the door code on the morning of your arrival.', 0);
     `,
   },
+  {
+    version: 4,
+    name: 'rates: last pushed rules, drafts, push history',
+    sql: `
+      -- What Su holds, as far as Innkeeper pushed it and Su confirmed: target (inv:ROOM or rate:ROOM:RATE), day,
+      -- and the day's full rule set (channel -> rule). Su offers no way to read rules back, so this is the record.
+      CREATE TABLE rate_rules (
+        target  TEXT NOT NULL,
+        day     TEXT NOT NULL,
+        rules   TEXT NOT NULL,
+        PRIMARY KEY (target, day)
+      ) WITHOUT ROWID;
+
+      -- One draft per property: the owner's edits, kept as they are made, sendable later.
+      CREATE TABLE rate_drafts (
+        hotel_id    TEXT PRIMARY KEY,
+        name        TEXT NOT NULL DEFAULT '',
+        edits       TEXT NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+
+      -- Every push: its edits, the request sent, the rule sets before it (for the diff and for revert).
+      CREATE TABLE rate_pushes (
+        id          INTEGER PRIMARY KEY,
+        hotel_id    TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        edits       TEXT    NOT NULL,
+        request     TEXT    NOT NULL,
+        before      TEXT    NOT NULL,
+        outbox_id   INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        applied_at  INTEGER,
+        reverts     INTEGER REFERENCES rate_pushes (id)
+      );
+      CREATE INDEX rate_pushes_by_hotel ON rate_pushes (hotel_id, id DESC);
+    `,
+  },
 ];
