@@ -160,3 +160,22 @@ describe('rates: draft, preview, push, history, revert', () => {
     expect((await calendar('9', 0, 6)).every((d) => d.closed)).toBe(true);
   });
 });
+
+describe('rates of different properties', () => {
+  it('two properties with a room of the same name keep separate records', async () => {
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: BAR, from: day(0), to: day(0), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
+    });
+    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    await applied(pushId);
+    // The other property has never been pushed: its preview warns that rules set elsewhere will be replaced.
+    await call('rates.saveDraft', {
+      hotelId: 'IK-DEMO-002',
+      edits: [{ target: BAR, from: day(0), to: day(0), channels: ['244'], rule: { closed: true } }],
+    });
+    const other = await call<RatePreview>('rates.preview', { hotelId: 'IK-DEMO-002' });
+    expect(other.firstPush).toEqual(['rate:DBL:BAR']);
+    expect(other.days[0]!.before).toEqual({});
+  });
+});

@@ -165,13 +165,14 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: 'rates: last pushed rules, drafts, push history',
     sql: `
-      -- What Su holds, as far as Innkeeper pushed it and Su confirmed: target (inv:ROOM or rate:ROOM:RATE), day,
+      -- What Su holds, as far as Innkeeper pushed it and Su confirmed: property, target (inv:ROOM or rate:ROOM:RATE), day,
       -- and the day's full rule set (channel -> rule). Su offers no way to read rules back, so this is the record.
       CREATE TABLE rate_rules (
-        target  TEXT NOT NULL,
-        day     TEXT NOT NULL,
-        rules   TEXT NOT NULL,
-        PRIMARY KEY (target, day)
+        hotel_id  TEXT NOT NULL,
+        target    TEXT NOT NULL,
+        day       TEXT NOT NULL,
+        rules     TEXT NOT NULL,
+        PRIMARY KEY (hotel_id, target, day)
       ) WITHOUT ROWID;
 
       -- One draft per property: the owner's edits, kept as they are made, sendable later.

@@ -37,7 +37,7 @@ export function createRatesService(deps: {
 
   /** What Su holds once everything already queued has gone through: the record plus pending pushes, in order. */
   function effectiveBook(hotelId: string): RuleBook {
-    let result: RuleBook = loadRecord();
+    let result: RuleBook = loadRecord(hotelId);
     const pending = db
       .prepare(
         `SELECT p.edits FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
@@ -160,13 +160,18 @@ export function createRatesService(deps: {
         { id: number; hotel_id: string; edits: string; applied_at: number | null; created_at: number } | undefined;
       if (!push || push.applied_at !== null) return;
       database.transaction(() => {
-        for (const [key, { days }] of applyEdits(loadRecord(), JSON.parse(push.edits) as RuleEdit[])) {
+        for (const [key, { days }] of applyEdits(loadRecord(push.hotel_id), JSON.parse(push.edits) as RuleEdit[])) {
           for (const [day, set] of days) {
             if (Object.keys(set).length) {
               db.prepare(
-                'INSERT INTO rate_rules (target, day, rules) VALUES (?, ?, ?) ON CONFLICT (target, day) DO UPDATE SET rules = excluded.rules',
-              ).run(key, day, JSON.stringify(set));
-            } else db.prepare('DELETE FROM rate_rules WHERE target = ? AND day = ?').run(key, day);
+                'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
+              ).run(push.hotel_id, key, day, JSON.stringify(set));
+            } else
+              db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?').run(
+                push.hotel_id,
+                key,
+                day,
+              );
           }
         }
         db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
@@ -252,9 +257,10 @@ export function createRatesService(deps: {
     },
   };
 
-  function loadRecord(): RuleBook {
+  /** One property's record of what Su holds. */
+  function loadRecord(hotelId: string): RuleBook {
     const book = new Map<string, Map<string, DaySet>>();
-    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules').all() as {
+    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules WHERE hotel_id = ?').all(hotelId) as {
       target: string;
       day: string;
       rules: string;
