@@ -4,6 +4,7 @@ import { addDays, localToday } from '../../src/shared/schemas/inventory';
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
 import { startTestCore } from '../support/core';
+import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
 const dispatch = <T>(method: string, args: unknown = {}) =>
@@ -13,14 +14,6 @@ const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
   if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
   return result.value;
 };
-async function eventually<T>(read: () => Promise<T>, check: (v: T) => boolean, ms = 4000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (check(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const HOTEL = 'IK-DEMO-001';
 const day = (n: number) => addDays(localToday(), n + 3);

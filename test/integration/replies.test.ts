@@ -3,6 +3,7 @@ import type { OutboxStatus, ReviewItem, ThreadDetail, ThreadPage } from '../../s
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
 import { startTestCore } from '../support/core';
+import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
 const dispatch = <T>(method: string, args: unknown = {}) =>
@@ -13,15 +14,6 @@ const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
   return result.value;
 };
 const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
-/** Waits until `check` holds (the outbox sends in the background). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const firstThread = async () => (await call<ThreadPage>('inbox.threads')).threads[0]!;
 
 beforeEach(async () => {
