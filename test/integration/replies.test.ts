@@ -14,6 +14,18 @@ const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
   return result.value;
 };
 const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
+/**
+ * Sends a reply the provider refuses — the thread points at a property it does not know, so it answers status
+ * Fail — and returns the thread once the reply shows as failed.
+ */
+async function refusedReply(threadId: number, body: string): Promise<ThreadDetail> {
+  ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(threadId);
+  await call('inbox.sendReply', { threadId, body });
+  return eventually(
+    () => call<ThreadDetail>('inbox.thread', { id: threadId }),
+    (t) => t.messages.at(-1)?.delivery?.state === 'failed',
+  );
+}
 const firstThread = async () => (await call<ThreadPage>('inbox.threads')).threads[0]!;
 
 beforeEach(async () => {
@@ -70,13 +82,7 @@ describe('replying to a guest', () => {
   it('a reply the provider refuses stops with its message; Edit and Discard are offered', async () => {
     await control().push({ kind: 'message', channel: '19', hotelid: 'IK-DEMO-001' });
     const thread = await firstThread();
-    // The thread points at a property the provider does not know: it answers status Fail.
-    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
-    await call('inbox.sendReply', { threadId: thread.id, body: 'Hello' });
-    const failed = await eventually(
-      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
-      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
-    );
+    const failed = await refusedReply(thread.id, 'Hello');
     const delivery = failed.messages.at(-1)!.delivery!;
     expect(delivery.error).toMatchObject({ field: 'hotelid', retryable: false });
     expect(delivery.error!.message).toMatch(/No property found/);
@@ -161,12 +167,7 @@ describe('what was sent decides the thread’s state', () => {
   it('a refused reply leaves the thread needing a reply; edit resends it and re-indexes its text', async () => {
     await control().push({ kind: 'message', channel: '19', message: 'Do you have a cot?' });
     const thread = await firstThread();
-    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
-    await call('inbox.sendReply', { threadId: thread.id, body: 'Yes, a cot is free.' });
-    const failed = await eventually(
-      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
-      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
-    );
+    const failed = await refusedReply(thread.id, 'Yes, a cot is free.');
     expect(failed.needsReply).toBe(true);
     expect(failed.preview).toBe('Do you have a cot?');
     // Fix the property and edit the text: it is sent, the thread no longer needs a reply, search finds the new text.
@@ -188,12 +189,7 @@ describe('what was sent decides the thread’s state', () => {
   it('a discarded reply puts the thread back to needing one', async () => {
     await control().push({ kind: 'message', channel: '19' });
     const thread = await firstThread();
-    ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(thread.id);
-    await call('inbox.sendReply', { threadId: thread.id, body: 'Hello' });
-    const failed = await eventually(
-      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
-      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
-    );
+    const failed = await refusedReply(thread.id, 'Hello');
     await call('outbox.discard', { id: failed.messages.at(-1)!.delivery!.outboxId });
     expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).needsReply).toBe(true);
   });
