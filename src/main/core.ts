@@ -19,6 +19,7 @@ import type { SecretStore } from './secrets/secretStore';
 import { createConnectionService, type ConnectionService } from './services/connection/connectionService';
 import { createProfileStore, type DemoUrls } from './services/connection/profiles';
 import type { SettingsStore } from './settings/settingsStore';
+import type { PropertySetupInput } from '../shared/rates';
 
 /** What a host does to get the owner's attention: native notification + tray (Electron), or nothing extra. */
 export interface Notifier {
@@ -42,6 +43,8 @@ export interface CoreDeps {
   tunnelProvider?: TunnelProvider;
   /** Points the built-in demo provider's pushes at the listener. */
   connectDemo?: (target: { url: string; username: string; password: string }) => void;
+  /** The demo provider's rooms and rate plans, entered for the owner the first time Rates opens on it. */
+  demoRateSetups?: PropertySetupInput[];
   now?: () => number;
 }
 
@@ -122,6 +125,11 @@ export function createCore(deps: CoreDeps): Core {
     onChange: (item) => {
       rates.onOutboxChange(item);
       const [kind, id] = item.entityKey.split(':');
+      if (kind === 'rates') {
+        events.emit('rates.changed', { hotelId: item.entityKey.slice('rates:'.length) });
+        events.emit('outbox.changed', outboxStatus());
+        return;
+      }
       // Whether a thread still needs a reply depends on where its replies are (failed and discarded do not count).
       if (kind === 'thread') inbox.refreshThread(Number(id));
       inboxChanged(kind === 'thread' ? Number(id) : null, kind === 'review' ? Number(id) : null);
@@ -132,7 +140,8 @@ export function createCore(deps: CoreDeps): Core {
   const outboxStatus = (): OutboxStatus => {
     const paused = outbox.paused();
     return {
-      ...outbox.counts(),
+      // The inbox's banner speaks of replies: rates pushes are followed on the Rates screen.
+      ...outbox.counts((kind) => kind !== RATES_KIND),
       paused: paused ? { message: paused.error.message, since: paused.since } : null,
       unreachableUntil: outbox.unreachableUntil(),
     };
@@ -225,6 +234,23 @@ export function createCore(deps: CoreDeps): Core {
     'replies.list': () => savedReplies.list(),
     'replies.save': (args) => savedReplies.save(args),
     'replies.delete': (args) => savedReplies.remove(args.id),
+    'rates.properties': () => {
+      // On the demo provider the owner has nothing to type in: its rooms are entered once (removable as any other).
+      if (deps.demoRateSetups && connection.state().active === 'demo' && !deps.settings.get('rates.demoSetupDone')) {
+        deps.settings.set('rates.demoSetupDone', true);
+        if (rates.properties().length === 0) for (const setup of deps.demoRateSetups) rates.saveSetup(setup);
+      }
+      return rates.properties();
+    },
+    'rates.saveSetup': (args) => {
+      rates.saveSetup(args);
+      return rates.properties();
+    },
+    'rates.removeSetup': (args) => {
+      rates.removeSetup(args.hotelId);
+      return rates.properties();
+    },
+    'rates.book': (args) => rates.book(args.hotelId),
     'rates.draft': (args) => rates.draft(args.hotelId),
     'rates.saveDraft': (args) =>
       rates.saveDraft({ hotelId: args.hotelId, name: args.name ?? '', edits: args.edits as never }),
@@ -263,6 +289,19 @@ export async function startCoreWithDemo(
     connectDemo: (target) => {
       emulator.state.partnerEndpoint = target;
     },
+    demoRateSetups: emulator.state.properties
+      .filter((p) => p.active)
+      .map((p) => ({
+        hotelId: p.hotelid,
+        name: p.name,
+        channels: Object.keys(p.channels).sort((a, b) => Number(b) - Number(a)),
+        rooms: p.rooms.map((room) => ({
+          id: room.roomid,
+          name: room.name,
+          inventory: room.baseInventory,
+          rates: room.ratePlans.map((plan) => ({ id: plan.rateid, name: plan.name, price: plan.baseRate })),
+        })),
+      })),
   });
   await core.start();
   return {

@@ -19,7 +19,15 @@ import {
 } from './inbox';
 import { pushSettingsInputSchema, type PushStatus, type QuarantinedPush } from './schemas/push';
 import { savedReplySchema, type SavedReply } from './composer';
-import { rateArgs, type RateDraft, type RatePreview, type RatePushRecord } from './rates';
+import {
+  propertySetupSchema,
+  rateArgs,
+  type PropertySetup,
+  type RateBookView,
+  type RateDraft,
+  type RatePreview,
+  type RatePushRecord,
+} from './rates';
 
 /** How the app is running: a real Electron window, or browser mode on loopback. */
 export type HostKind = 'electron' | 'browser';
@@ -120,6 +128,10 @@ export const contractArgs = {
   'replies.list': empty,
   'replies.save': savedReplySchema,
   'replies.delete': idArgSchema,
+  'rates.properties': empty,
+  'rates.saveSetup': propertySetupSchema,
+  'rates.removeSetup': rateArgs.hotel,
+  'rates.book': rateArgs.hotel,
   'rates.draft': rateArgs.hotel,
   'rates.saveDraft': rateArgs.saveDraft,
   'rates.preview': rateArgs.hotel,
@@ -157,6 +169,10 @@ export interface ContractResults {
   'replies.list': SavedReply[];
   'replies.save': SavedReply[];
   'replies.delete': SavedReply[];
+  'rates.properties': PropertySetup[];
+  'rates.saveSetup': PropertySetup[];
+  'rates.removeSetup': PropertySetup[];
+  'rates.book': RateBookView;
   'rates.draft': RateDraft;
   'rates.saveDraft': RateDraft;
   'rates.preview': RatePreview;
@@ -191,6 +207,8 @@ export interface ContractEvents {
   'inbox.newMessage': NewMessageEvent;
   /** A reply changed state (queued, sending, sent, failed), or the queue paused or resumed. */
   'outbox.changed': OutboxStatus;
+  /** A rates push of this property changed state (queued, sent, failed): the calendar and history refresh. */
+  'rates.changed': { hotelId: string };
 }
 export type EventName = keyof ContractEvents;
 export const EVENT_NAMES: EventName[] = [
@@ -199,6 +217,7 @@ export const EVENT_NAMES: EventName[] = [
   'inbox.changed',
   'inbox.newMessage',
   'outbox.changed',
+  'rates.changed',
 ];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */

@@ -9,7 +9,7 @@ import {
   type RuleBook,
   type RuleEdit,
   type Target,
-} from '../../src/main/rates/composer';
+} from '../../src/shared/ratesComposer';
 import { addDays } from '../../src/shared/schemas/inventory';
 
 const D0 = '2027-03-01';

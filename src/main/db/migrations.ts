@@ -199,4 +199,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_pushes_by_hotel ON rate_pushes (hotel_id, id DESC);
     `,
   },
+  {
+    version: 5,
+    name: 'rates: rooms, rate plans and base figures per property, as the owner entered them',
+    sql: `
+      -- Su cannot list a property's rooms or rate plans: the owner enters them (ids as at Su, names, base figures).
+      CREATE TABLE rate_setups (
+        hotel_id    TEXT PRIMARY KEY,
+        setup       TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -172,7 +172,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
     /** Every item of one entity (a thread's outgoing messages), oldest first. */
     list: (entityKey: string) => store.list(entityKey),
     get: (id: number) => store.get(id),
-    counts: () => store.counts(),
+    counts: (only?: (kind: string) => boolean) => store.counts(only),
     /** Every item not yet settled (queued, sending or failed), oldest first. */
     pending: () => store.pending(),
   };

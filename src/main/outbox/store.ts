@@ -70,7 +70,7 @@ export function createOutboxStore(database: Database) {
   const byId = one('SELECT * FROM outbox WHERE id = :id');
   const byEntity = all('SELECT * FROM outbox WHERE entity_key = :entityKey ORDER BY id');
   const open = all(`SELECT * FROM outbox WHERE state IN ${BLOCKING} ORDER BY id`);
-  const countStates = all(`SELECT state, count(*) AS n FROM outbox WHERE state IN ${BLOCKING} GROUP BY state`);
+  const countStates = all(`SELECT kind, state, count(*) AS n FROM outbox WHERE state IN ${BLOCKING} GROUP BY kind, state`);
   const dueHeads = all(`SELECT o.* FROM outbox o WHERE ${IS_HEAD} AND o.next_attempt_at <= :now
     ORDER BY o.next_attempt_at, o.id LIMIT :limit`);
   const nextHead = one(`SELECT o.* FROM outbox o WHERE ${IS_HEAD} ORDER BY o.next_attempt_at, o.id LIMIT 1`);
@@ -102,9 +102,11 @@ export function createOutboxStore(database: Database) {
     get: (id: number) => item(byId({ id })),
     list: (entityKey: string) => byEntity({ entityKey }).map(toItem),
     pending: () => open().map(toItem),
-    counts(): OutboxCounts {
+    /** Unsettled items per state; `only` picks the kinds counted (all by default). */
+    counts(only: (kind: string) => boolean = () => true): OutboxCounts {
       const counts: OutboxCounts = { queued: 0, sending: 0, failed: 0 };
-      for (const r of countStates() as unknown as { state: keyof OutboxCounts; n: number }[]) counts[r.state] = r.n;
+      for (const r of countStates() as unknown as { kind: string; state: keyof OutboxCounts; n: number }[])
+        if (only(r.kind)) counts[r.state] += r.n;
       return counts;
     },
     /** Items whose turn it is and whose time has come, earliest first. */

@@ -1,7 +1,14 @@
 import { AppFailure } from '../../shared/result';
 import { invRateControlSchema, localToday, type InvRateControl } from '../../shared/schemas/inventory';
 import { validationError } from '../../shared/validation';
-import { rateDraftSchema, type RateDraftInput } from '../../shared/rates';
+import {
+  propertySetupSchema,
+  rateDraftSchema,
+  type PropertySetup,
+  type PropertySetupInput,
+  type RateBookView,
+  type RateDraftInput,
+} from '../../shared/rates';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
@@ -13,7 +20,7 @@ import {
   type DaySet,
   type RuleBook,
   type RuleEdit,
-} from './composer';
+} from '../../shared/ratesComposer';
 
 /** The outbox kind and sender of a rates push (spec endpoint 13). */
 export const RATES_KIND = 'rates-push';
@@ -116,10 +123,62 @@ export function createRatesService(deps: {
     });
   }
 
+  /** Days of pushes not yet confirmed by Su, as `TARGET|DAY`. */
+  function pendingDays(hotelId: string): string[] {
+    const out = new Set<string>();
+    const rows = db
+      .prepare(
+        `SELECT p.before FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+         WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')`,
+      )
+      .all(hotelId) as { before: string }[];
+    for (const row of rows) {
+      for (const [target, days] of Object.entries(JSON.parse(row.before) as Snapshot))
+        for (const day of Object.keys(days)) out.add(`${target}|${day}`);
+    }
+    return [...out];
+  }
+
   return {
     draft,
     preview,
     effectiveBook,
+
+    /** Every property the owner set up for rates, by property id. */
+    properties(): PropertySetup[] {
+      return (
+        db.prepare('SELECT setup FROM rate_setups ORDER BY created_at, hotel_id').all() as { setup: string }[]
+      ).map((r) => JSON.parse(r.setup) as PropertySetup);
+    },
+
+    /** Adds or replaces a property's rooms, rate plans and base figures (validated; nothing is sent to Su). */
+    saveSetup(input: PropertySetupInput): PropertySetup {
+      const parsed = propertySetupSchema.safeParse(input);
+      if (!parsed.success) throw new AppFailure(validationError(parsed.error));
+      const at = now();
+      db.prepare(
+        `INSERT INTO rate_setups (hotel_id, setup, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (hotel_id) DO UPDATE SET setup = excluded.setup, updated_at = excluded.updated_at`,
+      ).run(parsed.data.hotelId, JSON.stringify(parsed.data), at, at);
+      return parsed.data;
+    },
+
+    /** Takes a property off the Rates screen; its record and history stay, so adding it again finds them. */
+    removeSetup(hotelId: string): void {
+      db.prepare('DELETE FROM rate_setups WHERE hotel_id = ?').run(hotelId);
+    },
+
+    /** What Su holds from today on (confirmed and on its way), for the calendar. */
+    book(hotelId: string): RateBookView {
+      const from = today();
+      const book: RateBookView['book'] = {};
+      for (const [target, days] of effectiveBook(hotelId)) {
+        const out: Record<string, DaySet> = {};
+        for (const [day, set] of days) if (day >= from && Object.keys(set).length) out[day] = set;
+        if (Object.keys(out).length) book[target] = out;
+      }
+      return { book, pending: pendingDays(hotelId) };
+    },
 
     /** Saves the whole draft as the owner edits it (validated; works with no connection). */
     saveDraft(input: RateDraftInput): { name: string; edits: RuleEdit[]; updatedAt: number } {

@@ -1,5 +1,5 @@
-import type { InvRateControl, RuleType } from '../../shared/schemas/inventory';
-import { addDays } from '../../shared/schemas/inventory';
+import type { InvRateControl, RuleType } from './schemas/inventory';
+import { addDays } from './schemas/inventory';
 
 /**
  * The rates composer. The provider works by overwrite: a request replaces the WHOLE rule set of a room (or room +
