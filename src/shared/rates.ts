@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppError } from './result';
 import { MAX_DAYS_AHEAD, RULE_TYPES, addDays } from './schemas/inventory';
 import { dateSchema, hotelIdSchema, idSchema } from './schemas/common';
 
@@ -134,9 +135,13 @@ export interface RatePushRecord {
   name: string;
   createdAt: number;
   appliedAt: number | null;
+  /** The push this one reverts. */
   reverts: number | null;
+  /** Its outbox item: `outbox.retry` / `outbox.discard` / `outbox.markSent` act on a failed push. */
+  outboxId: number;
+  /** The outbox state: queued, sending, sent, failed, discarded. */
   state: string;
-  error: unknown;
+  error: AppError | null;
   days: RateDayChange[];
 }
 
@@ -195,7 +200,12 @@ export const propertySetupSchema = z
     hotelId: hotelIdSchema(20),
     name: z.string().trim().max(80, 'At most 80 characters.').default(''),
     channels: z
-      .array(z.string().trim().regex(/^\d{1,6}$/, 'A channel code is a number, such as 19.'))
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,6}$/, 'A channel code is a number, such as 19.'),
+      )
       .min(1, 'Choose at least one channel.')
       .max(30, 'At most 30 channels.'),
     rooms: z.array(roomSetupSchema).max(100, 'At most 100 rooms.').default([]),
@@ -204,7 +214,8 @@ export const propertySetupSchema = z
   .superRefine((p, ctx) => {
     const seen = new Set<string>();
     p.channels.forEach((c, i) => {
-      if (seen.has(c)) ctx.addIssue({ code: 'custom', path: ['channels', i], message: `Channel ${c} is listed twice.` });
+      if (seen.has(c))
+        ctx.addIssue({ code: 'custom', path: ['channels', i], message: `Channel ${c} is listed twice.` });
       seen.add(c);
     });
     const rooms = new Set<string>();
@@ -237,13 +248,7 @@ export function resultingValue(level: 'inventory' | 'rate', base: number | null,
   if (!rule || rule.type === undefined || rule.value === undefined) return base;
   const v = rule.value;
   const raw =
-    rule.type === 'Fixed'
-      ? v
-      : rule.type === 'Increase'
-        ? base + v
-        : rule.type === 'Decrease'
-          ? base - v
-          : base * v;
+    rule.type === 'Fixed' ? v : rule.type === 'Increase' ? base + v : rule.type === 'Decrease' ? base - v : base * v;
   const result = level === 'inventory' ? Math.max(0, Math.round(raw)) : Math.max(0, Math.round(raw * 100) / 100);
   return result;
 }

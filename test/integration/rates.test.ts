@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RateDraft, RatePreview, RatePushRecord } from '../../src/shared/rates';
+import type { PropertySetup, RateBookView, RateDraft, RatePreview, RatePushRecord } from '../../src/shared/rates';
 import { addDays, localToday } from '../../src/shared/schemas/inventory';
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
@@ -170,5 +170,111 @@ describe('rates of different properties', () => {
     const other = await call<RatePreview>('rates.preview', { hotelId: 'IK-DEMO-002' });
     expect(other.firstPush).toEqual(['rate:DBL:BAR']);
     expect(other.days[0]!.before).toEqual({});
+  });
+});
+
+describe('rooms and rate plans the owner enters', () => {
+  const setup = {
+    hotelId: 'IK-TEST-9',
+    name: 'Test House',
+    channels: ['244', '19', '189'],
+    rooms: [{ id: 'DBL', name: 'Double', inventory: 4, rates: [{ id: 'BAR', name: 'Best', price: 120 }] }],
+  };
+
+  it('on the demo provider the demo properties are entered once; a removed one stays removed', async () => {
+    const first = await call<PropertySetup[]>('rates.properties');
+    expect(first.map((p) => p.hotelId)).toEqual(['IK-DEMO-001', 'IK-DEMO-002']);
+    expect(first[0]).toMatchObject({
+      name: 'Harbour View Guesthouse',
+      channels: ['244', '19', '9'],
+      rooms: [
+        {
+          id: 'DBL',
+          inventory: 4,
+          rates: [
+            { id: 'BAR', price: 120 },
+            { id: 'NRF', price: 105 },
+          ],
+        },
+        { id: 'TWN' },
+        { id: 'FAM' },
+      ],
+    });
+    const left = await call<PropertySetup[]>('rates.removeSetup', { hotelId: 'IK-DEMO-002' });
+    expect(left.map((p) => p.hotelId)).toEqual(['IK-DEMO-001']);
+    expect(await call<PropertySetup[]>('rates.removeSetup', { hotelId: 'IK-DEMO-001' })).toEqual([]);
+    expect(await call<PropertySetup[]>('rates.properties')).toEqual([]);
+  });
+
+  it('a setup is saved as entered, and survives a restart of the core', async () => {
+    await call('rates.properties');
+    const saved = await call<PropertySetup[]>('rates.saveSetup', setup);
+    expect(saved.at(-1)).toEqual(setup);
+    await ctx.core.close();
+    const dir = ctx.dataDir;
+    ctx = await startTestCore({ dataDir: dir });
+    expect((await call<PropertySetup[]>('rates.properties')).find((p) => p.hotelId === 'IK-TEST-9')).toEqual(setup);
+  });
+
+  it.each([
+    ['a property id over 20 characters', { hotelId: 'X'.repeat(21) }, 'hotelId'],
+    ['no channel', { channels: [] }, 'channels'],
+    ['a channel that is not a number', { channels: ['19', 'abc'] }, 'channels.1'],
+    ['a channel twice', { channels: ['19', '19'] }, 'channels.1'],
+    ['a room id with a space', { rooms: [{ id: 'D B', inventory: 1 }] }, 'rooms.0.id'],
+    ['half a room', { rooms: [{ id: 'DBL', inventory: 1.5 }] }, 'rooms.0.inventory'],
+    ['a negative price', { rooms: [{ id: 'DBL', rates: [{ id: 'BAR', price: -1 }] }] }, 'rooms.0.rates.0.price'],
+    ['a room twice', { rooms: [{ id: 'DBL' }, { id: 'DBL' }] }, 'rooms.1.id'],
+    ['a rate plan twice', { rooms: [{ id: 'DBL', rates: [{ id: 'BAR' }, { id: 'BAR' }] }] }, 'rooms.0.rates.1.id'],
+  ])('refuses %s, naming the field', async (_name, change, field) => {
+    const result = await dispatch('rates.saveSetup', { ...setup, ...change });
+    expect(result).toMatchObject({ ok: false, error: { code: 'validation', field } });
+    expect((await call<PropertySetup[]>('rates.properties')).some((p) => p.hotelId === 'IK-TEST-9')).toBe(false);
+  });
+});
+
+describe('the calendar’s view of what Su holds', () => {
+  it('shows confirmed rules from today on, and a refused push as still on its way until it is discarded', async () => {
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: BAR, from: day(0), to: day(1), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
+    });
+    const ok = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    await applied(ok.pushId);
+    const confirmed = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    expect(confirmed).toEqual({
+      book: {
+        'rate:DBL:BAR': {
+          [day(0)]: { '19': { type: 'Fixed', value: 99 } },
+          [day(1)]: { '19': { type: 'Fixed', value: 99 } },
+        },
+      },
+      pending: [],
+    });
+
+    // A room Su does not know: Su refuses the push; it stays in the way (later pushes wait behind it) until discarded.
+    const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: NOPE, from: day(5), to: day(5), channels: ['9'], rule: { closed: true } }],
+    });
+    const refused = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+    const failed = await eventually(
+      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      (h) => h.find((p) => p.id === refused.pushId)?.state === 'failed',
+    );
+    expect(failed[0]!.error).toMatchObject({ message: expect.any(String) });
+    const book = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    expect(book.pending).toEqual([`rate:NOPE:BAR|${day(5)}`]);
+    expect(book.book['rate:NOPE:BAR']).toEqual({ [day(5)]: { '9': { closed: true } } });
+    // The draft is kept intact after a refusal.
+    expect((await call<RateDraft>('rates.draft', { hotelId: HOTEL })).edits).toHaveLength(1);
+
+    await call('outbox.discard', { id: failed[0]!.outboxId });
+    const after = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    expect(after.pending).toEqual([]);
+    expect(after.book['rate:NOPE:BAR']).toBeUndefined();
+    // With the refused push out of the way, the draft shows its change again.
+    expect((await call<RatePreview>('rates.preview', { hotelId: HOTEL })).days).toHaveLength(1);
   });
 });

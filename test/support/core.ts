@@ -1,12 +1,20 @@
+import { rmSync } from 'node:fs';
 import { startCoreWithDemo } from '../../src/main/core';
 import type { TunnelProvider } from '../../src/main/push/tunnel';
 import { createFileSecretStore } from '../../src/main/secrets/secretStore';
 import { createConfSettingsStore } from '../../src/main/settings/settingsStore';
 import { tempDir } from './tempDir';
 
-/** A real core (temp data folder, conf settings, 0600 secret file) on its own in-process demo emulator. */
-export async function startTestCore(options: { forceDemo?: boolean; tunnelProvider?: TunnelProvider } = {}) {
-  const dir = tempDir();
+/**
+ * A real core (temp data folder, conf settings, 0600 secret file) on its own in-process demo emulator. `dataDir`
+ * starts it again on the folder of a core that was closed (a restart); `stop()` removes the folder either way.
+ */
+export async function startTestCore(
+  options: { forceDemo?: boolean; tunnelProvider?: TunnelProvider; dataDir?: string } = {},
+) {
+  const dir = options.dataDir
+    ? { path: options.dataDir, remove: () => rmSync(options.dataDir!, { recursive: true, force: true }) }
+    : tempDir();
   const core = await startCoreWithDemo({
     host: 'browser',
     version: '0.0.0-test',

@@ -246,7 +246,7 @@ export function createRatesService(deps: {
       return (
         db
           .prepare(
-            `SELECT p.id, p.name, p.created_at, p.applied_at, p.reverts, p.before, p.edits, o.state, o.last_error
+            `SELECT p.id, p.name, p.created_at, p.applied_at, p.reverts, p.before, p.edits, p.outbox_id, o.state, o.last_error
              FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
           )
           .all(hotelId) as {
@@ -257,6 +257,7 @@ export function createRatesService(deps: {
           reverts: number | null;
           before: string;
           edits: string;
+          outbox_id: number;
           state: string;
           last_error: string | null;
         }[]
@@ -272,6 +273,7 @@ export function createRatesService(deps: {
           createdAt: r.created_at,
           appliedAt: r.applied_at,
           reverts: r.reverts,
+          outboxId: r.outbox_id,
           state: r.state,
           error: r.last_error ? JSON.parse(r.last_error) : null,
           days: Object.entries(before).flatMap(([target, days]) =>
