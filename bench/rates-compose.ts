@@ -3,7 +3,14 @@
 // with identical rule sets). Run: npm run bench:rates   (writes its section of bench/RESULTS.md)
 import { performance } from 'node:perf_hooks';
 import { addDays } from '../src/shared/schemas/inventory';
-import { applyToBook, composeRequest, daysOf, targetKey, type RuleEdit, type Target } from '../src/shared/ratesComposer';
+import {
+  applyToBook,
+  composeRequest,
+  daysOf,
+  targetKey,
+  type RuleEdit,
+  type Target,
+} from '../src/shared/ratesComposer';
 import { machineLine, writeSection } from './results';
 
 const START = '2027-01-01';

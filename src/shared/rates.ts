@@ -82,6 +82,14 @@ export const rateEditSchema = (today: string) =>
         ctx.addIssue({ code: 'custom', path: ['rule', 'value'], message: 'Inventory is counted in whole rooms.' });
     });
 
+/**
+ * Days that have passed cannot be sent: an edit started before `today` keeps its remaining days, one that ended
+ * is dropped (a draft left overnight stays usable).
+ */
+export function dropPastDays<E extends { from: string; to: string }>(edits: E[], today: string): E[] {
+  return edits.filter((e) => e.to >= today).map((e) => (e.from < today ? { ...e, from: today } : e));
+}
+
 /** A property's draft: a name and the edits in the order they were made. */
 export const rateDraftSchema = (today: string) =>
   z
@@ -235,7 +243,7 @@ export type RatePlanSetup = RoomSetup['rates'][number];
  * way (`pending`, as `TARGET|DAY`), target key → day → rule set. Days before today are left out.
  */
 export interface RateBookView {
-  book: Record<string, Record<string, DayRule>>;
+  book: Record<string, Record<string, Record<string, DayRule>>>;
   pending: string[];
 }
 

@@ -132,8 +132,12 @@ describe('rates: draft, preview, push, history, revert', () => {
       [day(2), ['19'], ['19', '244']],
       [day(3), ['19'], ['19', '244']],
     ]);
+    // Work in progress on another day: a revert, which no draft produced, leaves the draft alone.
+    const other = { target: BAR, from: day(9), to: day(9), channels: ['9'], rule: { type: 'Fixed', value: 80 } };
+    await call('rates.saveDraft', { hotelId: HOTEL, name: 'Later', edits: [other] });
     const revert = await call<{ pushId: number }>('rates.revert', { pushId: second.pushId });
     await applied(revert.pushId);
+    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Later', edits: [other] });
     expect((await calendar('244', 2, 3)).map((d) => d.rateRule)).toEqual([null, null]);
     expect((await calendar('19', 0, 4)).map((d) => d.rate)).toEqual([99, 99, 99, 99, 99]);
   });

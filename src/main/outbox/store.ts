@@ -70,7 +70,9 @@ export function createOutboxStore(database: Database) {
   const byId = one('SELECT * FROM outbox WHERE id = :id');
   const byEntity = all('SELECT * FROM outbox WHERE entity_key = :entityKey ORDER BY id');
   const open = all(`SELECT * FROM outbox WHERE state IN ${BLOCKING} ORDER BY id`);
-  const countStates = all(`SELECT kind, state, count(*) AS n FROM outbox WHERE state IN ${BLOCKING} GROUP BY kind, state`);
+  const countStates = all(
+    `SELECT kind, state, count(*) AS n FROM outbox WHERE state IN ${BLOCKING} GROUP BY kind, state`,
+  );
   const dueHeads = all(`SELECT o.* FROM outbox o WHERE ${IS_HEAD} AND o.next_attempt_at <= :now
     ORDER BY o.next_attempt_at, o.id LIMIT :limit`);
   const nextHead = one(`SELECT o.* FROM outbox o WHERE ${IS_HEAD} ORDER BY o.next_attempt_at, o.id LIMIT 1`);

@@ -2,6 +2,7 @@ import { AppFailure } from '../../shared/result';
 import { invRateControlSchema, localToday, type InvRateControl } from '../../shared/schemas/inventory';
 import { validationError } from '../../shared/validation';
 import {
+  dropPastDays,
   propertySetupSchema,
   rateDraftSchema,
   type PropertySetup,
@@ -58,8 +59,9 @@ export function createRatesService(deps: {
   function draft(hotelId: string): { name: string; edits: RuleEdit[]; updatedAt: number | null } {
     const row = db.prepare('SELECT name, edits, updated_at FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
       { name: string; edits: string; updated_at: number } | undefined;
+    // A draft left overnight keeps what can still be sent.
     return row
-      ? { name: row.name, edits: JSON.parse(row.edits) as RuleEdit[], updatedAt: row.updated_at }
+      ? { name: row.name, edits: dropPastDays(JSON.parse(row.edits) as RuleEdit[], today()), updatedAt: row.updated_at }
       : { name: '', edits: [], updatedAt: null };
   }
 
@@ -214,9 +216,17 @@ export function createRatesService(deps: {
     onOutboxChange(item: OutboxItem): void {
       if (item.kind !== RATES_KIND || item.state !== 'sent') return;
       const push = db
-        .prepare('SELECT id, hotel_id, edits, applied_at, created_at FROM rate_pushes WHERE outbox_id = ?')
+        .prepare('SELECT id, hotel_id, edits, applied_at, created_at, reverts FROM rate_pushes WHERE outbox_id = ?')
         .get(item.id) as
-        { id: number; hotel_id: string; edits: string; applied_at: number | null; created_at: number } | undefined;
+        | {
+            id: number;
+            hotel_id: string;
+            edits: string;
+            applied_at: number | null;
+            created_at: number;
+            reverts: number | null;
+          }
+        | undefined;
       if (!push || push.applied_at !== null) return;
       database.transaction(() => {
         for (const [key, { days }] of applyEdits(loadRecord(push.hotel_id), JSON.parse(push.edits) as RuleEdit[])) {
@@ -234,11 +244,13 @@ export function createRatesService(deps: {
           }
         }
         db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
-        // The draft that produced this push is done; one edited after the push was queued is kept.
-        db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND updated_at <= ?').run(
-          push.hotel_id,
-          push.created_at,
-        );
+        // The draft that produced this push is done; one edited after the push was queued is kept, and a revert
+        // (which no draft produced) leaves the draft alone.
+        if (push.reverts === null)
+          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND updated_at <= ?').run(
+            push.hotel_id,
+            push.created_at,
+          );
       });
     },
 

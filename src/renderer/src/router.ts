@@ -2,6 +2,7 @@ import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-rou
 import { setScreenTitle } from './title';
 import ConnectionView from './views/ConnectionView.vue';
 import InboxView from './views/InboxView.vue';
+import RatesView from './views/RatesView.vue';
 
 /** What a screen shows in the navigation. Only screens that exist are listed. */
 export interface NavMeta {
@@ -20,6 +21,11 @@ export const routes: RouteRecordRaw[] = [
       { path: ':threadId(\\d+)', name: 'thread', component: InboxView },
       { path: 'reviews/:reviewId(\\d+)?', name: 'reviews', component: InboxView },
     ],
+  },
+  {
+    path: '/rates',
+    component: RatesView,
+    meta: { title: 'Rates & availability', icon: 'pi pi-calendar' } satisfies NavMeta,
   },
   {
     path: '/connection',
