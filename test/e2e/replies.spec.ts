@@ -54,12 +54,16 @@ const delivery = (page: Page) => lastMessage(page).getByTestId('delivery');
 async function openThread(page: Page, text: string) {
   await rows(page).filter({ hasText: text }).click();
   await expect(page.getByTestId('thread')).toContainText(text);
+  // Opening the conversation answers its new-message toast; wait until it is gone rather than click through it.
+  await expect(page.locator('.p-toast-message')).toHaveCount(0);
 }
 
 /** Types a reply in the composer and sends it. */
 async function reply(page: Page, text: string) {
   await composer(page).fill(text);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('composer-error')).toHaveCount(0);
+  await expect(composer(page)).toHaveValue('');
   await expect(lastMessage(page)).toContainText(text);
 }
 
