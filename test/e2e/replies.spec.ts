@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, stopApp, test as base } from './app';
+import { connectTo } from './connect';
 import {
   airbnbMessage,
   channelMessage,
@@ -10,24 +11,6 @@ import {
 } from './pushes';
 
 const shots = 'test-results/screenshots';
-
-/** Points the app at the test's emulator through the Connection screen, as an owner would. */
-async function connectTo(page: Page, app: PushableApp, port: number) {
-  await page.goto(`${app.url}#/connection`);
-  await page.getByRole('radio', { name: /Su sandbox/ }).click();
-  await page.getByLabel('API base URL').fill(`http://127.0.0.1:${port}/SUAPI`);
-  await page.getByLabel('Payment host base URL').fill(`http://127.0.0.1:${port}/token`);
-  await page.getByLabel('Domain').fill('demo.innkeeper.test');
-  await page.getByLabel('Client secret').fill('demo-client-secret');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByRole('radio', { name: /Su sandbox/ })).toContainText('In use');
-  // The "Saved" toast would sit on the screenshots of the inbox.
-  const toast = page.locator('.p-toast-message').filter({ hasText: 'now uses Su sandbox' });
-  await toast.locator('.p-toast-close-button').click();
-  await expect(toast).toHaveCount(0);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
-  await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
-}
 
 /** `app` with a push listener; `su`: the test's own emulator, which the app is connected to and pushes come from. */
 const test = base.extend<{ app: PushableApp; su: TestEmulator }>({

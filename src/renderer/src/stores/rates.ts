@@ -141,11 +141,17 @@ export const useRatesStore = defineStore('rates', () => {
     return chain;
   }
 
+  // Loads overlap (a push moves through queued, sending, sent in quick succession): only the newest one counts,
+  // and none that started before the owner's latest change.
+  let loadSeq = 0;
+  let localChanges = 0;
+
   async function reloadDraft(id: string) {
     await chain;
-    const before = draft.value;
+    const seq = ++loadSeq;
+    const changes = localChanges;
     const result = await api!['rates.draft']({ hotelId: id });
-    if (id !== hotelId.value || draft.value !== before || nameTimer) return; // the owner changed it meanwhile
+    if (id !== hotelId.value || seq !== loadSeq || changes !== localChanges || nameTimer) return;
     if (!result.ok) {
       draftState.value = 'failed';
       draftError.value = result.error;
@@ -159,17 +165,20 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   function addEdit(edit: RuleEdit): Promise<void> {
+    localChanges++;
     draft.value = { ...draft.value, edits: [...draft.value.edits, edit] };
     return persist();
   }
 
   function removeEdit(index: number): Promise<void> {
+    localChanges++;
     draft.value = { ...draft.value, edits: draft.value.edits.filter((_, i) => i !== index) };
     return persist();
   }
 
   /** Renames the draft; saved once typing pauses. */
   function rename(name: string) {
+    localChanges++;
     draft.value = { ...draft.value, name };
     if (nameTimer) clearTimeout(nameTimer);
     draftState.value = 'saving';
@@ -184,6 +193,7 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   function discardDraft(): Promise<void> {
+    localChanges++;
     if (nameTimer) clearTimeout(nameTimer);
     nameTimer = null;
     draft.value = { name: '', edits: [] };
