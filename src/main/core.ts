@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
 import { threadQuerySchema, type OutboxStatus } from '../shared/inbox';
-import type { InvRateControl } from '../shared/schemas/inventory';
+import { localToday, type InvRateControl } from '../shared/schemas/inventory';
+import { withoutPastDays } from '../shared/ratesComposer';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
@@ -120,7 +121,11 @@ export function createCore(deps: CoreDeps): Core {
     // The client is built at each send, so a send after the owner fixed credentials uses the new ones.
     senders: {
       ...replySenders(() => connection.provider()),
-      [RATES_KIND]: (request: InvRateControl) => connection.provider().rates.send(request),
+      // Days that passed while the push waited (offline overnight) are left out: Su refuses past dates (code 925).
+      [RATES_KIND]: async (request: InvRateControl) => {
+        const current = withoutPastDays(request, localToday());
+        return current ? connection.provider().rates.send(current) : { skipped: 'every day has passed' };
+      },
     },
     onChange: (item) => {
       rates.onOutboxChange(item);
@@ -255,7 +260,7 @@ export function createCore(deps: CoreDeps): Core {
     'rates.saveDraft': (args) =>
       rates.saveDraft({ hotelId: args.hotelId, name: args.name ?? '', edits: args.edits as never }),
     'rates.preview': (args) => rates.preview(args.hotelId),
-    'rates.push': (args) => outboxAfter(rates.push(args.hotelId, args.confirmed)),
+    'rates.push': (args) => outboxAfter(rates.push(args.hotelId, args.confirmed, args.fingerprint)),
     'rates.history': (args) => rates.history(args.hotelId),
     'rates.revert': (args) => outboxAfter(rates.revert(args.pushId)),
   };

@@ -178,7 +178,7 @@ export interface ContractResults {
   'rates.preview': RatePreview;
   'rates.push': { pushId: number };
   'rates.history': RatePushRecord[];
-  'rates.revert': { pushId: number };
+  'rates.revert': { pushId: number; keptLater: number; past: number };
 }
 
 /** Contract method names. */

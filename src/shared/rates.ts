@@ -16,8 +16,10 @@ export const rateEditSchema = (today: string) =>
       from: dateSchema,
       to: dateSchema,
       channels: z
-        .array(z.string().regex(/^\d+$/, 'A channel code is a number, such as 19.'))
-        .min(1, 'Choose at least one channel.'),
+        .array(z.string().regex(/^[1-9]\d{0,5}$/, 'A channel code is a number, such as 19.'))
+        .min(1, 'Choose at least one channel.')
+        .max(30, 'At most 30 channels.')
+        .refine((c) => new Set(c).size === c.length, 'A channel is chosen twice.'),
       rule: z
         .object({
           type: z.enum(RULE_TYPES).optional(),
@@ -66,11 +68,17 @@ export const rateEditSchema = (today: string) =>
         });
       }
       if (r.value === undefined) return;
-      if (r.type === 'Multiply' && !(r.value > 0))
+      if (Math.abs(r.value * 10_000 - Math.round(r.value * 10_000)) > 1e-6 || Math.abs(r.value) > 1_000_000)
         ctx.addIssue({
           code: 'custom',
           path: ['rule', 'value'],
-          message: 'Multiply needs a positive factor, such as 0.9 (−10 %) or 1.1 (+10 %).',
+          message: 'Write a number up to 1,000,000 with at most 4 decimals.',
+        });
+      else if (r.type === 'Multiply' && !(r.value > 0 && r.value <= 10))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rule', 'value'],
+          message: 'Multiply needs a factor above 0 and at most 10, such as 0.9 (−10 %) or 1.1 (+10 %).',
         });
       else if (r.type !== 'Multiply' && r.value < 0)
         ctx.addIssue({
@@ -129,6 +137,8 @@ export interface RatePreview {
   name: string;
   /** The exact request (spec endpoint 13) that would be sent. */
   request: unknown;
+  /** Its fingerprint: `rates.push` given it refuses to send anything else. */
+  fingerprint: string;
   days: RateDayChange[];
   summary: { changedDays: number; channelChanges: number; closes: boolean };
   /** True when pushing needs the owner's confirmation. */
@@ -145,6 +155,8 @@ export interface RatePushRecord {
   appliedAt: number | null;
   /** The push this one reverts. */
   reverts: number | null;
+  /** The push that reverts this one (not discarded), if any. */
+  revertedBy: number | null;
   /** Its outbox item: `outbox.retry` / `outbox.discard` / `outbox.markSent` act on a failed push. */
   outboxId: number;
   /** The outbox state: queued, sending, sent, failed, discarded. */
@@ -160,7 +172,17 @@ export const rateArgs = {
   saveDraft: z
     .object({ hotelId: hotelIdSchema(20), name: z.string().max(100).optional(), edits: z.array(z.unknown()).max(5000) })
     .strict(),
-  push: z.object({ hotelId: hotelIdSchema(20), confirmed: z.boolean().default(false) }).strict(),
+  push: z
+    .object({
+      hotelId: hotelIdSchema(20),
+      confirmed: z.boolean().default(false),
+      /** The preview's fingerprint: what the owner looked at is what is sent. */
+      fingerprint: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    })
+    .strict(),
   revert: z.object({ pushId: z.number().int().positive() }).strict(),
 };
 
@@ -248,8 +270,8 @@ export interface RateBookView {
 }
 
 /**
- * The number a channel ends up with on a day, from the owner's base figure and the channel's rule; null when
- * there is no base or the rule closes the day without a modifier. Inventory never goes below 0 (spec 4.11, 2).
+ * The number a channel ends up with on a day, from the owner's base figure and the channel's rule (the base
+ * itself without a modifier, closed or not); null without a base. Never below 0 (spec 4.11, 2, for inventory).
  */
 export function resultingValue(level: 'inventory' | 'rate', base: number | null, rule: DayRule | undefined) {
   if (base === null) return null;

@@ -151,3 +151,25 @@ export function applyToBook(book: RuleBook, edits: readonly RuleEdit[]): Map<str
   }
   return result;
 }
+
+/**
+ * A composed request without the days before `today` (a push that waited overnight): ranges that ended are
+ * dropped, one that started earlier starts today; null when no day is left to send.
+ */
+export function withoutPastDays(request: InvRateControl, today: string): InvRateControl | null {
+  const trim = <C extends { date: { from: string; to: string }[] }>(controls: C[] | undefined): C[] =>
+    (controls ?? [])
+      .map((c) => ({
+        ...c,
+        date: c.date.filter((r) => r.to >= today).map((r) => (r.from < today ? { ...r, from: today } : r)),
+      }))
+      .filter((c) => c.date.length > 0);
+  const inventorycontrol = trim(request.inventorycontrol);
+  const ratecontrol = trim(request.ratecontrol);
+  if (!inventorycontrol.length && !ratecontrol.length) return null;
+  return {
+    hotelid: request.hotelid,
+    ...(inventorycontrol.length ? { inventorycontrol } : {}),
+    ...(ratecontrol.length ? { ratecontrol } : {}),
+  };
+}

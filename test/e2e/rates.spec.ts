@@ -172,7 +172,9 @@ test('a draft across two channels survives Su being away and a restart, is pushe
     await expect(history.getByTestId('history-item').first()).toHaveAttribute('data-state', 'sent', {
       timeout: 20_000,
     });
-    await expect(history.getByTestId('history-item').first()).toContainText('Early winter offer');
+    await expect(history.getByTestId('history-item').first()).toContainText('Revert of “Early winter offer”');
+    // A push already reverted offers no second revert.
+    await expect(history.getByTestId('revert-button')).toHaveCount(1);
 
     // The revert sent back the empty rule sets on exactly the pushed days: Su holds no rule there again.
     const requests = (await su.sent('/jservice/invratecontrol')) as unknown as Request[];

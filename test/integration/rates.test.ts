@@ -18,6 +18,7 @@ const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
 const HOTEL = 'IK-DEMO-001';
 const day = (n: number) => addDays(localToday(), n + 3);
 const BAR = { level: 'rate', roomId: 'DBL', rateId: 'BAR' } as const;
+const BAR_KEY = 'rate:DBL:BAR';
 const calendar = async (channel: string, from: number, to: number) =>
   (
     await createEmulatorControl(ctx.core.emulator.controlUrl).calendar({
@@ -280,5 +281,130 @@ describe('the calendar’s view of what Su holds', () => {
     expect(after.book['rate:NOPE:BAR']).toBeUndefined();
     // With the refused push out of the way, the draft shows its change again.
     expect((await call<RatePreview>('rates.preview', { hotelId: HOTEL })).days).toHaveLength(1);
+  });
+});
+
+describe('nothing Su does not expect goes out', () => {
+  const fixed = (channels: string[], value: number, from = 0, to = from) => ({
+    target: BAR,
+    from: day(from),
+    to: day(to),
+    channels,
+    rule: { type: 'Fixed', value },
+  });
+  const pushDraft = async (edits: unknown[], confirmed = false) => {
+    await call('rates.saveDraft', { hotelId: HOTEL, edits });
+    return call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed });
+  };
+
+  it('one push at a time: the next waits until Su confirmed the last, or it was discarded', async () => {
+    const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [fixed(['19'], 50), { target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: null }],
+    });
+    const refused = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const history = await eventually(
+      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      (h) => h[0]?.state === 'failed',
+    );
+    // A second push would be composed on top of one Su never took: it is refused, naming the first.
+    await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['9'], 70)] });
+    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_state', message: expect.stringContaining('was not confirmed by Su') },
+    });
+    await call('outbox.discard', { id: history[0]!.outboxId });
+    const second = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    await applied(second.pushId);
+    // Only what the second push's own preview showed reached Su: channel 19 never got the refused push's 50.
+    expect((await calendar('19', 0, 0))[0]!.rateRule).toBeNull();
+    expect((await calendar('9', 0, 0))[0]!.rateRule).toEqual({ type: 'Fixed', value: 70 });
+    expect((await call<RateBookView>('rates.book', { hotelId: HOTEL })).book[BAR_KEY]).toEqual({
+      [day(0)]: { '9': { type: 'Fixed', value: 70 } },
+    });
+    expect(refused.pushId).toBeLessThan(second.pushId);
+  });
+
+  it('a revert gives back only what its push changed, and keeps what later pushes set', async () => {
+    const a = await pushDraft([fixed(['19'], 50, 0, 1)]);
+    await applied(a.pushId);
+    const b = await pushDraft([fixed(['9'], 70, 0, 1), fixed(['19'], 60, 1)]);
+    await applied(b.pushId);
+    const revert = await call<{ pushId: number; keptLater: number; past: number }>('rates.revert', {
+      pushId: a.pushId,
+    });
+    expect(revert).toMatchObject({ keptLater: 1, past: 0 });
+    await applied(revert.pushId);
+    // Day 0: A's channel 19 is undone, B's channel 9 stays. Day 1: B changed 19 again, so it keeps B's 60.
+    expect((await calendar('19', 0, 1)).map((d) => d.rateRule)).toEqual([null, { type: 'Fixed', value: 60 }]);
+    expect((await calendar('9', 0, 1)).map((d) => d.rateRule)).toEqual([
+      { type: 'Fixed', value: 70 },
+      { type: 'Fixed', value: 70 },
+    ]);
+    const history = await call<RatePushRecord[]>('rates.history', { hotelId: HOTEL });
+    expect(history.find((h) => h.id === a.pushId)!.revertedBy).toBe(revert.pushId);
+  });
+
+  it('closing a channel on days where another is already closed asks for confirmation; only changes count', async () => {
+    const closed = await pushDraft(
+      [{ target: BAR, from: day(0), to: day(2), channels: ['244'], rule: { closed: true } }],
+      true,
+    );
+    await applied(closed.pushId);
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: BAR, from: day(0), to: day(2), channels: ['244', '19'], rule: { closed: true } }],
+    });
+    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    // 244 was closed already: 3 channel rules change (19 on three days), and 19 gets closed.
+    expect(preview.summary).toEqual({ changedDays: 3, channelChanges: 3, closes: true });
+    expect(preview.large).toBe(true);
+    expect(preview.firstPush).toEqual([]);
+  });
+
+  it('a push is refused when the draft changed since the preview the owner looked at', async () => {
+    await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 50)] });
+    const seen = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 500)] });
+    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: seen.fingerprint })).toMatchObject({
+      ok: false,
+      error: { code: 'preview_stale' },
+    });
+    const fresh = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const { pushId } = await call<{ pushId: number }>('rates.push', {
+      hotelId: HOTEL,
+      fingerprint: fresh.fingerprint,
+    });
+    await applied(pushId);
+    expect((await calendar('19', 0, 0))[0]!.rate).toBe(500);
+  });
+
+  it('an edit for a room, rate plan or channel taken out of the setup is not sent', async () => {
+    await call('rates.properties'); // the demo setup: DBL with BAR and NRF, channels 244, 19, 9
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [fixed(['19'], 50), { ...fixed(['189'], 40), target: { level: 'rate', roomId: 'DBL', rateId: 'NRF' } }],
+    });
+    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+      ok: false,
+      error: { field: 'edits.1', message: expect.stringContaining('channel 189, which is no longer in Rooms') },
+    });
+    const sent = await createEmulatorControl(ctx.core.emulator.controlUrl).requests();
+    expect(sent.filter((r) => r.path.endsWith('/invratecontrol'))).toEqual([]);
+    // Channel codes as Su writes them: no 0, no leading zero ("019" would be a second Booking.com), no repeats.
+    for (const code of ['0', '019'])
+      expect(await dispatch('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19', code], 1)] })).toMatchObject({
+        ok: false,
+        error: { field: 'edits.0.channels.1' },
+      });
+    expect(await dispatch('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19', '19'], 1)] })).toMatchObject({
+      ok: false,
+      error: { field: 'edits.0.channels' },
+    });
+    expect(await dispatch('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 1e21)] })).toMatchObject({
+      ok: false,
+      error: { field: 'edits.0.rule.value' },
+    });
   });
 });

@@ -1,20 +1,21 @@
+import { createHash } from 'node:crypto';
 import { AppFailure } from '../../shared/result';
 import { invRateControlSchema, localToday, type InvRateControl } from '../../shared/schemas/inventory';
 import { validationError } from '../../shared/validation';
 import {
   dropPastDays,
-  propertySetupSchema,
   rateDraftSchema,
   type PropertySetup,
   type PropertySetupInput,
   type RateBookView,
   type RateDraftInput,
+  type RatePreview,
+  type RatePushRecord,
 } from '../../shared/rates';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import {
-  applyEdits,
   applyToBook,
   composeRequest,
   targetKey,
@@ -22,6 +23,8 @@ import {
   type RuleBook,
   type RuleEdit,
 } from '../../shared/ratesComposer';
+import { dayChanges, pushDays, revertEdits, summarize, type Snapshot } from './changes';
+import { createRateSetups } from './setups';
 
 /** The outbox kind and sender of a rates push (spec endpoint 13). */
 export const RATES_KIND = 'rates-push';
@@ -30,9 +33,28 @@ export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<
 /** Pushes bigger than this ask the owner to confirm, naming how much changes. */
 const LARGE = { days: 31, changes: 200 };
 
-type Snapshot = Record<string, Record<string, DaySet>>;
+/** The fingerprint of a request: a push must send exactly what the owner previewed. */
+const fingerprint = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-/** Drafts, preview, push (through the outbox), history and revert of inventory, rate and closed rules. */
+type PushRow = {
+  id: number;
+  hotel_id: string;
+  name: string;
+  edits: string;
+  before: string;
+  outbox_id: number;
+  created_at: number;
+  applied_at: number | null;
+  reverts: number | null;
+};
+
+/**
+ * Drafts, preview, push (through the outbox), history and revert of inventory, rate and closed rules.
+ *
+ * One push per property is unsettled at a time: a push is composed from the record of what Su confirmed, so while
+ * an earlier one is on its way (or refused and not yet retried or discarded) the next waits. That keeps every
+ * request equal to what its preview showed, and the record equal to what Su holds.
+ */
 export function createRatesService(deps: {
   database: Database;
   outbox: Outbox<RatesSenders>;
@@ -42,18 +64,49 @@ export function createRatesService(deps: {
   const { database, outbox, now } = deps;
   const { db } = database;
   const today = deps.today ?? (() => localToday());
+  const setups = createRateSetups(database, now);
 
-  /** What Su holds once everything already queued has gone through: the record plus pending pushes, in order. */
+  /** The push of this property not yet confirmed by Su and not discarded, if any. */
+  function unsettled(hotelId: string): (PushRow & { state: string }) | null {
+    return (
+      (db
+        .prepare(
+          `SELECT p.*, o.state FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
+           ORDER BY p.id LIMIT 1`,
+        )
+        .get(hotelId) as (PushRow & { state: string }) | undefined) ?? null
+    );
+  }
+
+  function refuseWhileUnsettled(hotelId: string): void {
+    const open = unsettled(hotelId);
+    if (!open) return;
+    throw new AppFailure({
+      code: 'invalid_state',
+      message:
+        open.state === 'failed'
+          ? `“${open.name}” was not confirmed by Su: retry it, discard it or mark it as sent in History first.`
+          : `“${open.name}” is still on its way to Su: push again once Su has confirmed it.`,
+      retryable: false,
+    });
+  }
+
+  /** What Su holds once the unsettled push (if any) has gone through: the calendar shows it this way. */
   function effectiveBook(hotelId: string): RuleBook {
-    let result: RuleBook = loadRecord(hotelId);
-    const pending = db
-      .prepare(
-        `SELECT p.edits FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-         WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed') ORDER BY p.id`,
-      )
+    const record = loadRecord(hotelId);
+    const open = unsettled(hotelId);
+    return open ? applyToBook(record, JSON.parse(open.edits) as RuleEdit[]) : record;
+  }
+
+  /** Targets Su ever confirmed a push for. */
+  function pushedTargets(hotelId: string): Set<string> {
+    const out = new Set<string>();
+    const rows = db
+      .prepare('SELECT edits FROM rate_pushes WHERE hotel_id = ? AND applied_at IS NOT NULL')
       .all(hotelId) as { edits: string }[];
-    for (const p of pending) result = applyToBook(result, JSON.parse(p.edits) as RuleEdit[]);
-    return result;
+    for (const row of rows) for (const e of JSON.parse(row.edits) as RuleEdit[]) out.add(targetKey(e.target));
+    return out;
   }
 
   function draft(hotelId: string): { name: string; edits: RuleEdit[]; updatedAt: number | null } {
@@ -65,46 +118,32 @@ export function createRatesService(deps: {
       : { name: '', edits: [], updatedAt: null };
   }
 
-  function preview(hotelId: string) {
+  function preview(hotelId: string): RatePreview {
     const { edits, name } = draft(hotelId);
     const book = effectiveBook(hotelId);
     const request = composeRequest(hotelId, book, edits);
-    const days: { target: string; day: string; before: DaySet; after: DaySet }[] = [];
-    for (const [key, { days: after }] of applyEdits(book, edits)) {
-      for (const [day, set] of after) {
-        const before = book.get(key)?.get(day) ?? {};
-        if (JSON.stringify(before) !== JSON.stringify(set)) days.push({ target: key, day, before, after: set });
-      }
-    }
-    const changedDays = new Set(days.map((d) => d.day)).size;
-    const channelChanges = days.reduce(
-      (n, d) => n + new Set([...Object.keys(d.before), ...Object.keys(d.after)]).size,
-      0,
-    );
-    const closes = days.some(
-      (d) => Object.values(d.after).some((r) => r.closed) && !Object.values(d.before).some((r) => r.closed),
-    );
-    const firstPush = [...new Set(edits.map((e) => targetKey(e.target)))].filter((key) => !book.has(key));
+    const days = dayChanges(book, edits);
+    const summary = summarize(days);
+    const pushed = pushedTargets(hotelId);
     return {
-      name,
+      name: name || 'Rates update',
       request,
+      fingerprint: fingerprint(request),
       days,
-      summary: { changedDays, channelChanges, closes },
-      large: changedDays > LARGE.days || channelChanges > LARGE.changes || closes,
-      /** Targets Innkeeper never pushed: rules set elsewhere for those dates will be replaced. */
-      firstPush,
+      summary,
+      large: summary.changedDays > LARGE.days || summary.channelChanges > LARGE.changes || summary.closes,
+      firstPush: [...new Set(edits.map((e) => targetKey(e.target)))].filter((key) => !pushed.has(key)),
     };
   }
 
   function enqueuePush(hotelId: string, name: string, edits: RuleEdit[], reverts: number | null): number {
-    const book = effectiveBook(hotelId);
-    const request = composeRequest(hotelId, book, edits);
+    refuseWhileUnsettled(hotelId);
+    const record = loadRecord(hotelId);
+    const request = composeRequest(hotelId, record, edits);
     const checked = invRateControlSchema(today()).safeParse(request);
     if (!checked.success) throw new AppFailure(validationError(checked.error));
     const before: Snapshot = {};
-    for (const [key, { days }] of applyEdits(book, edits)) {
-      before[key] = Object.fromEntries([...days.keys()].map((day) => [day, book.get(key)?.get(day) ?? {}]));
-    }
+    for (const d of dayChanges(record, edits, false)) (before[d.target] ??= {})[d.day] = d.before;
     return database.transaction(() => {
       const item = outbox.enqueue(RATES_KIND, `rates:${hotelId}`, checked.data as InvRateControl);
       const row = db
@@ -125,20 +164,28 @@ export function createRatesService(deps: {
     });
   }
 
-  /** Days of pushes not yet confirmed by Su, as `TARGET|DAY`. */
+  /** Days of the unsettled push, as `TARGET|DAY`. */
   function pendingDays(hotelId: string): string[] {
-    const out = new Set<string>();
-    const rows = db
-      .prepare(
-        `SELECT p.before FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-         WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')`,
-      )
-      .all(hotelId) as { before: string }[];
-    for (const row of rows) {
-      for (const [target, days] of Object.entries(JSON.parse(row.before) as Snapshot))
-        for (const day of Object.keys(days)) out.add(`${target}|${day}`);
+    const open = unsettled(hotelId);
+    if (!open) return [];
+    return Object.entries(JSON.parse(open.before) as Snapshot).flatMap(([target, days]) =>
+      Object.keys(days).map((day) => `${target}|${day}`),
+    );
+  }
+
+  /** One property's record of what Su holds. */
+  function loadRecord(hotelId: string): RuleBook {
+    const book = new Map<string, Map<string, DaySet>>();
+    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules WHERE hotel_id = ?').all(hotelId) as {
+      target: string;
+      day: string;
+      rules: string;
+    }[]) {
+      const days = book.get(row.target) ?? new Map<string, DaySet>();
+      days.set(row.day, JSON.parse(row.rules) as DaySet);
+      book.set(row.target, days);
     }
-    return [...out];
+    return book;
   }
 
   return {
@@ -147,28 +194,11 @@ export function createRatesService(deps: {
     effectiveBook,
 
     /** Every property the owner set up for rates, by property id. */
-    properties(): PropertySetup[] {
-      return (
-        db.prepare('SELECT setup FROM rate_setups ORDER BY created_at, hotel_id').all() as { setup: string }[]
-      ).map((r) => JSON.parse(r.setup) as PropertySetup);
-    },
-
+    properties: (): PropertySetup[] => setups.all(),
     /** Adds or replaces a property's rooms, rate plans and base figures (validated; nothing is sent to Su). */
-    saveSetup(input: PropertySetupInput): PropertySetup {
-      const parsed = propertySetupSchema.safeParse(input);
-      if (!parsed.success) throw new AppFailure(validationError(parsed.error));
-      const at = now();
-      db.prepare(
-        `INSERT INTO rate_setups (hotel_id, setup, created_at, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (hotel_id) DO UPDATE SET setup = excluded.setup, updated_at = excluded.updated_at`,
-      ).run(parsed.data.hotelId, JSON.stringify(parsed.data), at, at);
-      return parsed.data;
-    },
-
+    saveSetup: (input: PropertySetupInput): PropertySetup => setups.save(input),
     /** Takes a property off the Rates screen; its record and history stay, so adding it again finds them. */
-    removeSetup(hotelId: string): void {
-      db.prepare('DELETE FROM rate_setups WHERE hotel_id = ?').run(hotelId);
-    },
+    removeSetup: (hotelId: string): void => setups.remove(hotelId),
 
     /** What Su holds from today on (confirmed and on its way), for the calendar. */
     book(hotelId: string): RateBookView {
@@ -193,9 +223,21 @@ export function createRatesService(deps: {
       return { name: parsed.data.name, edits: parsed.data.edits as RuleEdit[], updatedAt: at };
     },
 
-    /** Queues the draft; a large change needs `confirmed`. The draft is kept until Su confirms the push. */
-    push(hotelId: string, confirmed: boolean): { pushId: number } {
+    /**
+     * Queues the draft. A large change needs `confirmed`; with `expected` (the preview's fingerprint) the push is
+     * refused if the request is no longer the one the owner looked at. The draft is kept until Su confirms.
+     */
+    push(hotelId: string, confirmed: boolean, expected?: string): { pushId: number } {
+      refuseWhileUnsettled(hotelId);
+      const { edits } = draft(hotelId);
+      setups.checkEdits(hotelId, edits);
       const p = preview(hotelId);
+      if (expected !== undefined && expected !== p.fingerprint)
+        throw new AppFailure({
+          code: 'preview_stale',
+          message: 'The draft changed since this preview: look at the new preview before pushing.',
+          retryable: false,
+        });
       if (p.days.length === 0)
         throw new AppFailure({
           code: 'validation',
@@ -209,39 +251,25 @@ export function createRatesService(deps: {
           retryable: false,
         });
       }
-      return { pushId: enqueuePush(hotelId, p.name || 'Rates update', draft(hotelId).edits, null) };
+      return { pushId: enqueuePush(hotelId, p.name, edits, null) };
     },
 
-    /** When Su confirmed a push: it becomes the record, and the draft that produced it is cleared. */
+    /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
     onOutboxChange(item: OutboxItem): void {
       if (item.kind !== RATES_KIND || item.state !== 'sent') return;
-      const push = db
-        .prepare('SELECT id, hotel_id, edits, applied_at, created_at, reverts FROM rate_pushes WHERE outbox_id = ?')
-        .get(item.id) as
-        | {
-            id: number;
-            hotel_id: string;
-            edits: string;
-            applied_at: number | null;
-            created_at: number;
-            reverts: number | null;
-          }
-        | undefined;
+      const push = db.prepare('SELECT * FROM rate_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
       if (!push || push.applied_at !== null) return;
+      const upsert = db.prepare(
+        'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
+      );
+      const remove = db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?');
       database.transaction(() => {
-        for (const [key, { days }] of applyEdits(loadRecord(push.hotel_id), JSON.parse(push.edits) as RuleEdit[])) {
-          for (const [day, set] of days) {
-            if (Object.keys(set).length) {
-              db.prepare(
-                'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
-              ).run(push.hotel_id, key, day, JSON.stringify(set));
-            } else
-              db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?').run(
-                push.hotel_id,
-                key,
-                day,
-              );
-          }
+        for (const { target, day, after } of pushDays(
+          JSON.parse(push.before) as Snapshot,
+          JSON.parse(push.edits) as RuleEdit[],
+        )) {
+          if (Object.keys(after).length) upsert.run(push.hotel_id, target, day, JSON.stringify(after));
+          else remove.run(push.hotel_id, target, day);
         }
         db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
         // The draft that produced this push is done; one edited after the push was queued is kept, and a revert
@@ -254,56 +282,35 @@ export function createRatesService(deps: {
       });
     },
 
-    history(hotelId: string) {
-      return (
-        db
-          .prepare(
-            `SELECT p.id, p.name, p.created_at, p.applied_at, p.reverts, p.before, p.edits, p.outbox_id, o.state, o.last_error
-             FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
-          )
-          .all(hotelId) as {
-          id: number;
-          name: string;
-          created_at: number;
-          applied_at: number | null;
-          reverts: number | null;
-          before: string;
-          edits: string;
-          outbox_id: number;
-          state: string;
-          last_error: string | null;
-        }[]
-      ).map((r) => {
-        const before = JSON.parse(r.before) as Snapshot;
-        const after = applyEdits(
-          new Map(Object.entries(before).map(([k, v]) => [k, new Map(Object.entries(v))])),
-          JSON.parse(r.edits) as RuleEdit[],
-        );
-        return {
-          id: r.id,
-          name: r.name,
-          createdAt: r.created_at,
-          appliedAt: r.applied_at,
-          reverts: r.reverts,
-          outboxId: r.outbox_id,
-          state: r.state,
-          error: r.last_error ? JSON.parse(r.last_error) : null,
-          days: Object.entries(before).flatMap(([target, days]) =>
-            Object.entries(days).map(([day, set]) => ({
-              target,
-              day,
-              before: set,
-              after: after.get(target)?.days.get(day) ?? set,
-            })),
-          ),
-        };
-      });
+    history(hotelId: string): RatePushRecord[] {
+      const rows = db
+        .prepare(
+          `SELECT p.*, o.state, o.last_error FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
+        )
+        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
+      const revertedBy = new Map<number, number>();
+      for (const r of rows) if (r.reverts !== null && r.state !== 'discarded') revertedBy.set(r.reverts, r.id);
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        createdAt: r.created_at,
+        appliedAt: r.applied_at,
+        reverts: r.reverts,
+        revertedBy: revertedBy.get(r.id) ?? null,
+        outboxId: r.outbox_id,
+        state: r.state,
+        error: r.last_error ? JSON.parse(r.last_error) : null,
+        days: pushDays(JSON.parse(r.before) as Snapshot, JSON.parse(r.edits) as RuleEdit[]),
+      }));
     },
 
-    /** Queues the request that puts back the rule sets a push replaced, on exactly its days. */
-    revert(pushId: number): { pushId: number } {
-      const row = db.prepare('SELECT hotel_id, name, before, applied_at FROM rate_pushes WHERE id = ?').get(pushId) as
-        { hotel_id: string; name: string; before: string; applied_at: number | null } | undefined;
+    /**
+     * Queues the request that gives each channel a push changed its earlier rule back, from today on. A channel a
+     * later push changed again keeps its newer rule (counted in `keptLater`); days that have passed are left out.
+     */
+    revert(pushId: number): { pushId: number; keptLater: number; past: number } {
+      const row = db.prepare('SELECT * FROM rate_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
       if (!row)
         throw new AppFailure({ code: 'not_found', message: 'This push is not in the history.', retryable: false });
       if (row.applied_at === null)
@@ -312,44 +319,27 @@ export function createRatesService(deps: {
           message: 'Only a push Su confirmed can be reverted.',
           retryable: false,
         });
-      const book = effectiveBook(row.hotel_id);
-      const edits: RuleEdit[] = [];
-      for (const [key, days] of Object.entries(JSON.parse(row.before) as Snapshot)) {
-        const target = parseTarget(key);
-        for (const [day, set] of Object.entries(days)) {
-          // Remove every channel the day has now, then set back each channel's old rule: the day's set becomes `set`.
-          const current = Object.keys(book.get(key)?.get(day) ?? {});
-          if (current.length) edits.push({ target, from: day, to: day, channels: current, rule: null });
-          for (const [channel, rule] of Object.entries(set))
-            edits.push({ target, from: day, to: day, channels: [channel], rule });
-          if (!current.length && !Object.keys(set).length)
-            edits.push({ target, from: day, to: day, channels: [], rule: null });
-        }
-      }
-      return { pushId: enqueuePush(row.hotel_id, `Revert of “${row.name}”`, edits, pushId) };
+      refuseWhileUnsettled(row.hotel_id);
+      const changes = pushDays(JSON.parse(row.before) as Snapshot, JSON.parse(row.edits) as RuleEdit[]);
+      const { edits, keptLater, past } = revertEdits(changes, loadRecord(row.hotel_id), today(), parseTarget);
+      if (edits.length === 0)
+        throw new AppFailure({
+          code: 'invalid_state',
+          message:
+            keptLater > 0
+              ? 'Nothing to revert: later pushes changed every rule this push set.'
+              : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
+          retryable: false,
+        });
+      return { pushId: enqueuePush(row.hotel_id, `Revert of “${row.name}”`, edits, pushId), keptLater, past };
     },
   };
-
-  /** One property's record of what Su holds. */
-  function loadRecord(hotelId: string): RuleBook {
-    const book = new Map<string, Map<string, DaySet>>();
-    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules WHERE hotel_id = ?').all(hotelId) as {
-      target: string;
-      day: string;
-      rules: string;
-    }[]) {
-      const days = book.get(row.target) ?? new Map<string, DaySet>();
-      days.set(row.day, JSON.parse(row.rules) as DaySet);
-      book.set(row.target, days);
-    }
-    return book;
-  }
 }
 
 /** `inv:ROOM` or `rate:ROOM:RATE` back into a target. */
 export function parseTarget(key: string): RuleEdit['target'] {
   const [level, roomId, rateId] = key.split(':');
-  return level === 'inv'
+  return level === 'inventory' || level === 'inv'
     ? { level: 'inventory', roomId: roomId! }
     : { level: 'rate', roomId: roomId!, rateId: rateId! };
 }

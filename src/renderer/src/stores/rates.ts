@@ -109,14 +109,16 @@ export const useRatesStore = defineStore('rates', () => {
     historyError.value = result.ok ? null : result.error;
   }
 
+  let previewSeq = 0;
   async function refreshPreview(id: string) {
     if (draft.value.edits.length === 0) {
       preview.value = null;
       previewError.value = null;
       return;
     }
+    const seq = ++previewSeq;
     const result = await api!['rates.preview']({ hotelId: id });
-    if (id !== hotelId.value) return;
+    if (id !== hotelId.value || seq !== previewSeq) return; // a newer preview is on its way
     if (result.ok) preview.value = result.value;
     previewError.value = result.ok ? null : result.error;
   }
@@ -211,19 +213,31 @@ export const useRatesStore = defineStore('rates', () => {
     const id = hotelId.value;
     if (!api || !id) return null;
     await flushName();
-    const result = await api['rates.push']({ hotelId: id, confirmed });
+    // Only what the owner previewed may go out: the core refuses if the request is no longer that one.
+    const fingerprint = preview.value?.fingerprint;
+    const result = await api['rates.push']({ hotelId: id, confirmed, ...(fingerprint ? { fingerprint } : {}) });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
     return null;
   }
 
-  async function revert(pushId: number): Promise<AppError | null> {
+  /** Queues the revert of a push; says what was queued (or returns the error). */
+  async function revert(pushId: number): Promise<AppError | string | null> {
     const id = hotelId.value;
     if (!api || !id) return null;
     const result = await api['rates.revert']({ pushId });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
-    return null;
+    const { keptLater, past } = result.value;
+    return [
+      'Revert queued.',
+      keptLater
+        ? `${keptLater} channel rule${keptLater === 1 ? '' : 's'} changed again by later pushes stay as they are.`
+        : '',
+      past ? `Days that have passed are left out.` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
   }
 
   async function decide(decision: 'retry' | 'discard' | 'markSent', record: RatePushRecord): Promise<AppError | null> {
