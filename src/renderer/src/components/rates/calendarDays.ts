@@ -133,3 +133,28 @@ export function describeCell(channelName: string, date: string, cell: CellView):
   if (cell.pending) text += ', sending';
   return text;
 }
+
+/** One cell as the grid draws it, worked out once per cell and data set. */
+export interface ShownCell {
+  col: DayColumn;
+  view: CellView;
+  kind: string;
+  short: string;
+  closed: boolean;
+  result: string;
+  code: string;
+  label: string;
+}
+
+export function showCell(channelName: string, col: DayColumn, view: CellView): ShownCell {
+  return {
+    col,
+    view,
+    kind: ruleKind(view.rule),
+    short: ruleShort(view.rule),
+    closed: view.rule?.closed === true,
+    result: view.result === null ? '' : figure(view.result),
+    code: ruleCode(view.rule),
+    label: describeCell(channelName, col.date, view),
+  };
+}
