@@ -141,6 +141,8 @@ export interface RatePreview {
   fingerprint: string;
   days: RateDayChange[];
   summary: { changedDays: number; channelChanges: number; closes: boolean };
+  /** Prices that look like a slip (0, under half or over three times the base price): pushing needs confirmation. */
+  warnings: string[];
   /** True when pushing needs the owner's confirmation. */
   large: boolean;
   /** Rooms or rate plans never pushed from Innkeeper: rules set elsewhere for these dates will be replaced. */

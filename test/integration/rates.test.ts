@@ -363,6 +363,33 @@ describe('nothing Su does not expect goes out', () => {
     expect(preview.firstPush).toEqual([]);
   });
 
+  it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {
+    await call('rates.properties'); // the demo setup: DBL · Best available rate at 120
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [
+        fixed(['19'], 12, 0, 2),
+        fixed(['9'], 125, 0, 2),
+        { target: BAR, from: day(3), to: day(3), channels: ['244'], rule: { type: 'Decrease', value: 150 } },
+        { target: BAR, from: day(4), to: day(4), channels: ['244'], rule: { type: 'Multiply', value: 4 } },
+      ],
+    });
+    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    expect(preview.warnings).toEqual([
+      'Double Room · Best available rate on Booking.com: 12 on 3 days — less than half the base price 120.',
+      'Double Room · Best available rate on Airbnb: 0 on 1 day — free.',
+      'Double Room · Best available rate on Airbnb: 480 on 1 day — more than three times the base price 120.',
+    ]);
+    expect(preview.large).toBe(true);
+    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+      ok: false,
+      error: { code: 'confirm_required', message: expect.stringContaining('12 on 3 days') },
+    });
+    // A plain price change raises nothing.
+    await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 99, 0, 2)] });
+    expect(await call<RatePreview>('rates.preview', { hotelId: HOTEL })).toMatchObject({ warnings: [], large: false });
+  });
+
   it('a push is refused when the draft changed since the preview the owner looked at', async () => {
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 50)] });
     const seen = await call<RatePreview>('rates.preview', { hotelId: HOTEL });

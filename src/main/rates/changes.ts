@@ -1,5 +1,6 @@
 import { applyEdits, type ChannelRule, type DaySet, type RuleBook, type RuleEdit } from '../../shared/ratesComposer';
-import type { RateDayChange } from '../../shared/rates';
+import { channelName } from '../../shared/channels';
+import { resultingValue, type PropertySetup, type RateDayChange } from '../../shared/rates';
 
 /** Target key → day → the day's full rule set. */
 export type Snapshot = Record<string, Record<string, DaySet>>;
@@ -85,4 +86,48 @@ export function revertEdits(
     }
   }
   return { edits, keptLater, past };
+}
+
+/**
+ * Prices that look like a slip of the finger, from the owner's base prices: a channel ending at 0 or below, under
+ * half the base, or over three times it, per room/rate plan and channel (one line each, with the number of days).
+ */
+export function priceWarnings(days: readonly RateDayChange[], setup: PropertySetup | null): string[] {
+  if (!setup) return [];
+  const plans = new Map<string, { label: string; price: number }>();
+  for (const room of setup.rooms)
+    for (const rate of room.rates)
+      if (rate.price !== null)
+        plans.set(`rate:${room.id}:${rate.id}`, {
+          label: `${room.name || room.id} · ${rate.name || rate.id}`,
+          price: rate.price,
+        });
+  const found = new Map<string, { text: (n: number) => string; days: number }>();
+  for (const d of days) {
+    const plan = plans.get(d.target);
+    if (!plan) continue;
+    for (const channel of changedChannels(d.before, d.after)) {
+      const rule = d.after[channel];
+      if (!rule || rule.type === undefined) continue;
+      const value = resultingValue('rate', plan.price, rule)!;
+      const why =
+        value <= 0
+          ? 'nothing'
+          : value < plan.price / 2
+            ? 'less than half'
+            : value > plan.price * 3
+              ? 'more than three times'
+              : null;
+      if (!why) continue;
+      const key = `${d.target}|${channel}|${value}`;
+      const entry = found.get(key) ?? {
+        days: 0,
+        text: (n: number) =>
+          `${plan.label} on ${channelName(channel)}: ${value} on ${n === 1 ? '1 day' : `${n} days`} — ${why === 'nothing' ? 'free' : `${why} the base price ${plan.price}`}.`,
+      };
+      entry.days++;
+      found.set(key, entry);
+    }
+  }
+  return [...found.values()].map((w) => w.text(w.days));
 }

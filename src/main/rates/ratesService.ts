@@ -23,7 +23,7 @@ import {
   type RuleBook,
   type RuleEdit,
 } from '../../shared/ratesComposer';
-import { dayChanges, pushDays, revertEdits, summarize, type Snapshot } from './changes';
+import { dayChanges, priceWarnings, pushDays, revertEdits, summarize, type Snapshot } from './changes';
 import { createRateSetups } from './setups';
 
 /** The outbox kind and sender of a rates push (spec endpoint 13). */
@@ -125,13 +125,19 @@ export function createRatesService(deps: {
     const days = dayChanges(book, edits);
     const summary = summarize(days);
     const pushed = pushedTargets(hotelId);
+    const warnings = priceWarnings(days, setups.get(hotelId));
     return {
       name: name || 'Rates update',
       request,
       fingerprint: fingerprint(request),
       days,
       summary,
-      large: summary.changedDays > LARGE.days || summary.channelChanges > LARGE.changes || summary.closes,
+      warnings,
+      large:
+        summary.changedDays > LARGE.days ||
+        summary.channelChanges > LARGE.changes ||
+        summary.closes ||
+        warnings.length > 0,
       firstPush: [...new Set(edits.map((e) => targetKey(e.target)))].filter((key) => !pushed.has(key)),
     };
   }
@@ -247,7 +253,11 @@ export function createRatesService(deps: {
       if (p.large && !confirmed) {
         throw new AppFailure({
           code: 'confirm_required',
-          message: `This changes ${p.summary.changedDays} days and ${p.summary.channelChanges} channel rules${p.summary.closes ? ', and closes dates' : ''}. Confirm to send it.`,
+          message: [
+            `This changes ${p.summary.changedDays} days and ${p.summary.channelChanges} channel rules${p.summary.closes ? ', and closes dates' : ''}.`,
+            ...p.warnings,
+            'Confirm to send it.',
+          ].join(' '),
           retryable: false,
         });
       }
