@@ -210,9 +210,14 @@ test('closing dates asks for confirmation; a push Su refuses keeps the draft and
     await room.getByLabel('Room id', { exact: true }).fill('SUITE');
     await room.getByLabel('Base inventory', { exact: true }).fill('1.5');
     await room.getByLabel('Rate plan id', { exact: true }).fill('BAR');
+    await room.getByRole('button', { name: 'Add rate plan' }).click();
+    await room.getByLabel('Rate plan id', { exact: true }).last().fill('BAR');
     await setup.getByRole('button', { name: 'Save', exact: true }).click();
+    // Every problem at once, next to its field.
     await expect(room).toContainText('whole rooms');
+    await expect(room).toContainText('Rate plan BAR is listed twice.');
     await room.getByLabel('Base inventory', { exact: true }).fill('1');
+    await room.getByRole('button', { name: 'Remove rate plan BAR' }).last().click();
     await setup.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(setup).toBeHidden();
 

@@ -68,3 +68,22 @@ export function toInput(form: SetupForm): PropertySetupInput {
     })),
   };
 }
+
+/**
+ * Rooms and rate plans listed twice, by field path. The schema says so too, but only once every other field is
+ * right; the form says it at once.
+ */
+export function duplicateIds(input: PropertySetupInput): Record<string, string> {
+  const out: Record<string, string> = {};
+  const rooms = new Set<string>();
+  (input.rooms ?? []).forEach((room, i) => {
+    if (room.id && rooms.has(room.id)) out[`rooms.${i}.id`] = `Room ${room.id} is listed twice.`;
+    rooms.add(room.id);
+    const plans = new Set<string>();
+    (room.rates ?? []).forEach((rate, j) => {
+      if (rate.id && plans.has(rate.id)) out[`rooms.${i}.rates.${j}.id`] = `Rate plan ${rate.id} is listed twice.`;
+      plans.add(rate.id);
+    });
+  });
+  return out;
+}
