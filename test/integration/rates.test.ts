@@ -363,6 +363,29 @@ describe('nothing Su does not expect goes out', () => {
     expect(preview.firstPush).toEqual([]);
   });
 
+  it('Su’s confirmation clears the draft it was made from, not one edited since', async () => {
+    const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
+    const refusedPush = async () => {
+      const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+      const history = await eventually(
+        () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+        (h) => h.find((p) => p.id === pushId)?.state === 'failed',
+      );
+      return history.find((p) => p.id === pushId)!;
+    };
+    const edit = { target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: { closed: true } };
+    await call('rates.saveDraft', { hotelId: HOTEL, name: 'First', edits: [edit] });
+    const first = await refusedPush();
+    // Edited while the push waits: the owner marks the push as sent; the newer draft stays.
+    await call('rates.saveDraft', { hotelId: HOTEL, name: 'Second', edits: [edit, { ...edit, channels: ['19'] }] });
+    await call('outbox.markSent', { id: first.outboxId });
+    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Second' });
+    // Not edited: confirming the push clears the draft it came from.
+    const second = await refusedPush();
+    await call('outbox.markSent', { id: second.outboxId });
+    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: '', edits: [] });
+  });
+
   it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {
     await call('rates.properties'); // the demo setup: DBL · Best available rate at 120
     await call('rates.saveDraft', {

@@ -212,4 +212,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'rates: drafts count their revisions; a push names the revision it was made from',
+    sql: `
+      -- Which draft a push came from, by revision rather than by clock: Su's confirmation clears exactly that draft,
+      -- and a draft edited after the push (or a clock that stepped back) cannot be mistaken for it.
+      ALTER TABLE rate_drafts ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE rate_pushes ADD COLUMN draft_revision INTEGER;
+    `,
+  },
 ];

@@ -46,6 +46,7 @@ type PushRow = {
   created_at: number;
   applied_at: number | null;
   reverts: number | null;
+  draft_revision: number | null;
 };
 
 /**
@@ -142,7 +143,12 @@ export function createRatesService(deps: {
     };
   }
 
-  function enqueuePush(hotelId: string, name: string, edits: RuleEdit[], reverts: number | null): number {
+  function enqueuePush(
+    hotelId: string,
+    name: string,
+    edits: RuleEdit[],
+    from: { reverts: number } | { draftRevision: number | null },
+  ): number {
     refuseWhileUnsettled(hotelId);
     const record = loadRecord(hotelId);
     const request = composeRequest(hotelId, record, edits);
@@ -154,7 +160,7 @@ export function createRatesService(deps: {
       const item = outbox.enqueue(RATES_KIND, `rates:${hotelId}`, checked.data as InvRateControl);
       const row = db
         .prepare(
-          'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts, draft_revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           hotelId,
@@ -164,7 +170,8 @@ export function createRatesService(deps: {
           JSON.stringify(before),
           item.id,
           now(),
-          reverts,
+          'reverts' in from ? from.reverts : null,
+          'draftRevision' in from ? from.draftRevision : null,
         );
       return Number(row.lastInsertRowid);
     });
@@ -224,7 +231,9 @@ export function createRatesService(deps: {
       if (!parsed.success) throw new AppFailure(validationError(parsed.error));
       const at = now();
       db.prepare(
-        'INSERT INTO rate_drafts (hotel_id, name, edits, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id) DO UPDATE SET name = excluded.name, edits = excluded.edits, updated_at = excluded.updated_at',
+        `INSERT INTO rate_drafts (hotel_id, name, edits, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id)
+         DO UPDATE SET name = excluded.name, edits = excluded.edits, updated_at = excluded.updated_at,
+                       revision = rate_drafts.revision + 1`,
       ).run(parsed.data.hotelId, parsed.data.name, JSON.stringify(parsed.data.edits), at);
       return { name: parsed.data.name, edits: parsed.data.edits as RuleEdit[], updatedAt: at };
     },
@@ -261,7 +270,9 @@ export function createRatesService(deps: {
           retryable: false,
         });
       }
-      return { pushId: enqueuePush(hotelId, p.name, edits, null) };
+      const revision = db.prepare('SELECT revision FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
+        { revision: number } | undefined;
+      return { pushId: enqueuePush(hotelId, p.name, edits, { draftRevision: revision?.revision ?? null }) };
     },
 
     /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
@@ -282,12 +293,12 @@ export function createRatesService(deps: {
           else remove.run(push.hotel_id, target, day);
         }
         db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
-        // The draft that produced this push is done; one edited after the push was queued is kept, and a revert
+        // The draft that produced this push is done — that revision exactly: one edited since is kept, and a revert
         // (which no draft produced) leaves the draft alone.
-        if (push.reverts === null)
-          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND updated_at <= ?').run(
+        if (push.draft_revision !== null)
+          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND revision = ?').run(
             push.hotel_id,
-            push.created_at,
+            push.draft_revision,
           );
       });
     },
@@ -341,7 +352,11 @@ export function createRatesService(deps: {
               : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
           retryable: false,
         });
-      return { pushId: enqueuePush(row.hotel_id, `Revert of “${row.name}”`, edits, pushId), keptLater, past };
+      return {
+        pushId: enqueuePush(row.hotel_id, `Revert of “${row.name}”`, edits, { reverts: pushId }),
+        keptLater,
+        past,
+      };
     },
   };
 }
