@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { revertEdits, summarize } from '../../src/main/rates/changes';
-import { parseTarget } from '../../src/main/rates/ratesService';
+import { parseTarget } from '../../src/main/rates/pushes';
 import { withoutPastDays, type DaySet, type RuleBook } from '../../src/shared/ratesComposer';
 import type { RateDayChange } from '../../src/shared/rates';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppFailure } from '../../shared/result';
-import { invRateControlSchema, localToday, type InvRateControl } from '../../shared/schemas/inventory';
+import { localToday } from '../../shared/schemas/inventory';
 import { validationError } from '../../shared/validation';
 import {
   dropPastDays,
@@ -10,25 +10,15 @@ import {
   type RateBookView,
   type RateDraftInput,
   type RatePreview,
-  type RatePushRecord,
 } from '../../shared/rates';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxItem } from '../outbox/types';
-import {
-  applyToBook,
-  composeRequest,
-  targetKey,
-  type DaySet,
-  type RuleBook,
-  type RuleEdit,
-} from '../../shared/ratesComposer';
-import { dayChanges, priceWarnings, pushDays, revertEdits, summarize, type Snapshot } from './changes';
+import { composeRequest, targetKey, type DaySet, type RuleEdit } from '../../shared/ratesComposer';
+import { dayChanges, priceWarnings, summarize } from './changes';
+import { createRatePushes, type RatesSenders } from './pushes';
 import { createRateSetups } from './setups';
 
-/** The outbox kind and sender of a rates push (spec endpoint 13). */
-export const RATES_KIND = 'rates-push';
-export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<unknown> };
+export { RATES_KIND, type RatesSenders } from './pushes';
 
 /** Pushes bigger than this ask the owner to confirm, naming how much changes. */
 const LARGE = { days: 31, changes: 200 };
@@ -36,25 +26,9 @@ const LARGE = { days: 31, changes: 200 };
 /** The fingerprint of a request: a push must send exactly what the owner previewed. */
 const fingerprint = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-type PushRow = {
-  id: number;
-  hotel_id: string;
-  name: string;
-  edits: string;
-  before: string;
-  outbox_id: number;
-  created_at: number;
-  applied_at: number | null;
-  reverts: number | null;
-  draft_revision: number | null;
-};
-
 /**
- * Drafts, preview, push (through the outbox), history and revert of inventory, rate and closed rules.
- *
- * One push per property is unsettled at a time: a push is composed from the record of what Su confirmed, so while
- * an earlier one is on its way (or refused and not yet retried or discarded) the next waits. That keeps every
- * request equal to what its preview showed, and the record equal to what Su holds.
+ * Drafts, preview, push (through the outbox), history and revert of inventory, rate and closed rules, and the
+ * rooms and rate plans they apply to. Pushes themselves, one unsettled per property, live in `pushes.ts`.
  */
 export function createRatesService(deps: {
   database: Database;
@@ -66,49 +40,8 @@ export function createRatesService(deps: {
   const { db } = database;
   const today = deps.today ?? (() => localToday());
   const setups = createRateSetups(database, now);
-
-  /** The push of this property not yet confirmed by Su and not discarded, if any. */
-  function unsettled(hotelId: string): (PushRow & { state: string }) | null {
-    return (
-      (db
-        .prepare(
-          `SELECT p.*, o.state FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
-           ORDER BY p.id LIMIT 1`,
-        )
-        .get(hotelId) as (PushRow & { state: string }) | undefined) ?? null
-    );
-  }
-
-  function refuseWhileUnsettled(hotelId: string): void {
-    const open = unsettled(hotelId);
-    if (!open) return;
-    throw new AppFailure({
-      code: 'invalid_state',
-      message:
-        open.state === 'failed'
-          ? `“${open.name}” was not confirmed by Su: retry it, discard it or mark it as sent in History first.`
-          : `“${open.name}” is still on its way to Su: push again once Su has confirmed it.`,
-      retryable: false,
-    });
-  }
-
-  /** What Su holds once the unsettled push (if any) has gone through: the calendar shows it this way. */
-  function effectiveBook(hotelId: string): RuleBook {
-    const record = loadRecord(hotelId);
-    const open = unsettled(hotelId);
-    return open ? applyToBook(record, JSON.parse(open.edits) as RuleEdit[]) : record;
-  }
-
-  /** Targets Su ever confirmed a push for. */
-  function pushedTargets(hotelId: string): Set<string> {
-    const out = new Set<string>();
-    const rows = db
-      .prepare('SELECT edits FROM rate_pushes WHERE hotel_id = ? AND applied_at IS NOT NULL')
-      .all(hotelId) as { edits: string }[];
-    for (const row of rows) for (const e of JSON.parse(row.edits) as RuleEdit[]) out.add(targetKey(e.target));
-    return out;
-  }
+  const pushes = createRatePushes({ database, outbox, now, today });
+  const { effectiveBook, pushedTargets, refuseWhileUnsettled } = pushes;
 
   function draft(hotelId: string): { name: string; edits: RuleEdit[]; updatedAt: number | null } {
     const row = db.prepare('SELECT name, edits, updated_at FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
@@ -143,68 +76,13 @@ export function createRatesService(deps: {
     };
   }
 
-  function enqueuePush(
-    hotelId: string,
-    name: string,
-    edits: RuleEdit[],
-    from: { reverts: number } | { draftRevision: number | null },
-  ): number {
-    refuseWhileUnsettled(hotelId);
-    const record = loadRecord(hotelId);
-    const request = composeRequest(hotelId, record, edits);
-    const checked = invRateControlSchema(today()).safeParse(request);
-    if (!checked.success) throw new AppFailure(validationError(checked.error));
-    const before: Snapshot = {};
-    for (const d of dayChanges(record, edits, false)) (before[d.target] ??= {})[d.day] = d.before;
-    return database.transaction(() => {
-      const item = outbox.enqueue(RATES_KIND, `rates:${hotelId}`, checked.data as InvRateControl);
-      const row = db
-        .prepare(
-          'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts, draft_revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(
-          hotelId,
-          name,
-          JSON.stringify(edits),
-          JSON.stringify(request),
-          JSON.stringify(before),
-          item.id,
-          now(),
-          'reverts' in from ? from.reverts : null,
-          'draftRevision' in from ? from.draftRevision : null,
-        );
-      return Number(row.lastInsertRowid);
-    });
-  }
-
-  /** Days of the unsettled push, as `TARGET|DAY`. */
-  function pendingDays(hotelId: string): string[] {
-    const open = unsettled(hotelId);
-    if (!open) return [];
-    return Object.entries(JSON.parse(open.before) as Snapshot).flatMap(([target, days]) =>
-      Object.keys(days).map((day) => `${target}|${day}`),
-    );
-  }
-
-  /** One property's record of what Su holds. */
-  function loadRecord(hotelId: string): RuleBook {
-    const book = new Map<string, Map<string, DaySet>>();
-    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules WHERE hotel_id = ?').all(hotelId) as {
-      target: string;
-      day: string;
-      rules: string;
-    }[]) {
-      const days = book.get(row.target) ?? new Map<string, DaySet>();
-      days.set(row.day, JSON.parse(row.rules) as DaySet);
-      book.set(row.target, days);
-    }
-    return book;
-  }
-
   return {
     draft,
     preview,
     effectiveBook,
+    onOutboxChange: pushes.onOutboxChange,
+    history: pushes.history,
+    revert: pushes.revert,
 
     /** Every property the owner set up for rates, by property id. */
     properties: (): PropertySetup[] => setups.all(),
@@ -222,7 +100,7 @@ export function createRatesService(deps: {
         for (const [day, set] of days) if (day >= from && Object.keys(set).length) out[day] = set;
         if (Object.keys(out).length) book[target] = out;
       }
-      return { book, pending: pendingDays(hotelId) };
+      return { book, pending: pushes.pendingDays(hotelId) };
     },
 
     /** Saves the whole draft as the owner edits it (validated; works with no connection). */
@@ -272,99 +150,7 @@ export function createRatesService(deps: {
       }
       const revision = db.prepare('SELECT revision FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
         { revision: number } | undefined;
-      return { pushId: enqueuePush(hotelId, p.name, edits, { draftRevision: revision?.revision ?? null }) };
-    },
-
-    /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
-    onOutboxChange(item: OutboxItem): void {
-      if (item.kind !== RATES_KIND || item.state !== 'sent') return;
-      const push = db.prepare('SELECT * FROM rate_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
-      if (!push || push.applied_at !== null) return;
-      const upsert = db.prepare(
-        'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
-      );
-      const remove = db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?');
-      database.transaction(() => {
-        for (const { target, day, after } of pushDays(
-          JSON.parse(push.before) as Snapshot,
-          JSON.parse(push.edits) as RuleEdit[],
-        )) {
-          if (Object.keys(after).length) upsert.run(push.hotel_id, target, day, JSON.stringify(after));
-          else remove.run(push.hotel_id, target, day);
-        }
-        db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
-        // The draft that produced this push is done — that revision exactly: one edited since is kept, and a revert
-        // (which no draft produced) leaves the draft alone.
-        if (push.draft_revision !== null)
-          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND revision = ?').run(
-            push.hotel_id,
-            push.draft_revision,
-          );
-      });
-    },
-
-    history(hotelId: string): RatePushRecord[] {
-      const rows = db
-        .prepare(
-          `SELECT p.*, o.state, o.last_error FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
-        )
-        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
-      const revertedBy = new Map<number, number>();
-      for (const r of rows) if (r.reverts !== null && r.state !== 'discarded') revertedBy.set(r.reverts, r.id);
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        createdAt: r.created_at,
-        appliedAt: r.applied_at,
-        reverts: r.reverts,
-        revertedBy: revertedBy.get(r.id) ?? null,
-        outboxId: r.outbox_id,
-        state: r.state,
-        error: r.last_error ? JSON.parse(r.last_error) : null,
-        days: pushDays(JSON.parse(r.before) as Snapshot, JSON.parse(r.edits) as RuleEdit[]),
-      }));
-    },
-
-    /**
-     * Queues the request that gives each channel a push changed its earlier rule back, from today on. A channel a
-     * later push changed again keeps its newer rule (counted in `keptLater`); days that have passed are left out.
-     */
-    revert(pushId: number): { pushId: number; keptLater: number; past: number } {
-      const row = db.prepare('SELECT * FROM rate_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
-      if (!row)
-        throw new AppFailure({ code: 'not_found', message: 'This push is not in the history.', retryable: false });
-      if (row.applied_at === null)
-        throw new AppFailure({
-          code: 'invalid_state',
-          message: 'Only a push Su confirmed can be reverted.',
-          retryable: false,
-        });
-      refuseWhileUnsettled(row.hotel_id);
-      const changes = pushDays(JSON.parse(row.before) as Snapshot, JSON.parse(row.edits) as RuleEdit[]);
-      const { edits, keptLater, past } = revertEdits(changes, loadRecord(row.hotel_id), today(), parseTarget);
-      if (edits.length === 0)
-        throw new AppFailure({
-          code: 'invalid_state',
-          message:
-            keptLater > 0
-              ? 'Nothing to revert: later pushes changed every rule this push set.'
-              : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
-          retryable: false,
-        });
-      return {
-        pushId: enqueuePush(row.hotel_id, `Revert of “${row.name}”`, edits, { reverts: pushId }),
-        keptLater,
-        past,
-      };
+      return { pushId: pushes.enqueue(hotelId, p.name, edits, { draftRevision: revision?.revision ?? null }) };
     },
   };
-}
-
-/** `inv:ROOM` or `rate:ROOM:RATE` back into a target. */
-export function parseTarget(key: string): RuleEdit['target'] {
-  const [level, roomId, rateId] = key.split(':');
-  return level === 'inventory' || level === 'inv'
-    ? { level: 'inventory', roomId: roomId! }
-    : { level: 'rate', roomId: roomId!, rateId: rateId! };
 }

@@ -1,0 +1,253 @@
+import { AppFailure } from '../../shared/result';
+import { invRateControlSchema, type InvRateControl } from '../../shared/schemas/inventory';
+import { validationError } from '../../shared/validation';
+import type { RatePushRecord } from '../../shared/rates';
+import {
+  applyToBook,
+  composeRequest,
+  targetKey,
+  type DaySet,
+  type RuleBook,
+  type RuleEdit,
+} from '../../shared/ratesComposer';
+import type { Database } from '../db/database';
+import type { Outbox } from '../outbox/outbox';
+import type { OutboxItem } from '../outbox/types';
+import { dayChanges, pushDays, revertEdits, type Snapshot } from './changes';
+
+/** The outbox kind and sender of a rates push (spec endpoint 13). */
+export const RATES_KIND = 'rates-push';
+export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<unknown> };
+
+type PushRow = {
+  id: number;
+  hotel_id: string;
+  name: string;
+  edits: string;
+  before: string;
+  outbox_id: number;
+  created_at: number;
+  applied_at: number | null;
+  reverts: number | null;
+  draft_revision: number | null;
+};
+
+/**
+ * The pushes of rates and what Su holds because of them: the record (what Su confirmed), the one push per property
+ * that may be unsettled, queuing through the outbox, confirmation, history and revert.
+ *
+ * One push per property is unsettled at a time: a push is composed from the record, so while an earlier one is on
+ * its way (or refused and not yet retried or discarded) the next waits. That keeps every request equal to what its
+ * preview showed, and the record equal to what Su holds.
+ */
+export function createRatePushes(deps: {
+  database: Database;
+  outbox: Outbox<RatesSenders>;
+  now: () => number;
+  today: () => string;
+}) {
+  const { database, outbox, now, today } = deps;
+  const { db } = database;
+
+  /** The push of this property not yet confirmed by Su and not discarded, if any. */
+  function unsettled(hotelId: string): (PushRow & { state: string }) | null {
+    return (
+      (db
+        .prepare(
+          `SELECT p.*, o.state FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
+           ORDER BY p.id LIMIT 1`,
+        )
+        .get(hotelId) as (PushRow & { state: string }) | undefined) ?? null
+    );
+  }
+
+  function refuseWhileUnsettled(hotelId: string): void {
+    const open = unsettled(hotelId);
+    if (!open) return;
+    throw new AppFailure({
+      code: 'invalid_state',
+      message:
+        open.state === 'failed'
+          ? `“${open.name}” was not confirmed by Su: retry it, discard it or mark it as sent in History first.`
+          : `“${open.name}” is still on its way to Su: push again once Su has confirmed it.`,
+      retryable: false,
+    });
+  }
+
+  /** What Su holds once the unsettled push (if any) has gone through: the calendar shows it this way. */
+  function effectiveBook(hotelId: string): RuleBook {
+    const record = loadRecord(hotelId);
+    const open = unsettled(hotelId);
+    return open ? applyToBook(record, JSON.parse(open.edits) as RuleEdit[]) : record;
+  }
+
+  /** Targets Su ever confirmed a push for. */
+  function pushedTargets(hotelId: string): Set<string> {
+    const out = new Set<string>();
+    const rows = db
+      .prepare('SELECT edits FROM rate_pushes WHERE hotel_id = ? AND applied_at IS NOT NULL')
+      .all(hotelId) as { edits: string }[];
+    for (const row of rows) for (const e of JSON.parse(row.edits) as RuleEdit[]) out.add(targetKey(e.target));
+    return out;
+  }
+
+  function enqueue(
+    hotelId: string,
+    name: string,
+    edits: RuleEdit[],
+    from: { reverts: number } | { draftRevision: number | null },
+  ): number {
+    refuseWhileUnsettled(hotelId);
+    const record = loadRecord(hotelId);
+    const request = composeRequest(hotelId, record, edits);
+    const checked = invRateControlSchema(today()).safeParse(request);
+    if (!checked.success) throw new AppFailure(validationError(checked.error));
+    const before: Snapshot = {};
+    for (const d of dayChanges(record, edits, false)) (before[d.target] ??= {})[d.day] = d.before;
+    return database.transaction(() => {
+      const item = outbox.enqueue(RATES_KIND, `rates:${hotelId}`, checked.data as InvRateControl);
+      const row = db
+        .prepare(
+          'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts, draft_revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          hotelId,
+          name,
+          JSON.stringify(edits),
+          JSON.stringify(request),
+          JSON.stringify(before),
+          item.id,
+          now(),
+          'reverts' in from ? from.reverts : null,
+          'draftRevision' in from ? from.draftRevision : null,
+        );
+      return Number(row.lastInsertRowid);
+    });
+  }
+
+  /** Days of the unsettled push, as `TARGET|DAY`. */
+  function pendingDays(hotelId: string): string[] {
+    const open = unsettled(hotelId);
+    if (!open) return [];
+    return Object.entries(JSON.parse(open.before) as Snapshot).flatMap(([target, days]) =>
+      Object.keys(days).map((day) => `${target}|${day}`),
+    );
+  }
+
+  /** One property's record of what Su holds. */
+  function loadRecord(hotelId: string): RuleBook {
+    const book = new Map<string, Map<string, DaySet>>();
+    for (const row of db.prepare('SELECT target, day, rules FROM rate_rules WHERE hotel_id = ?').all(hotelId) as {
+      target: string;
+      day: string;
+      rules: string;
+    }[]) {
+      const days = book.get(row.target) ?? new Map<string, DaySet>();
+      days.set(row.day, JSON.parse(row.rules) as DaySet);
+      book.set(row.target, days);
+    }
+    return book;
+  }
+
+  return {
+    unsettled,
+    refuseWhileUnsettled,
+    effectiveBook,
+    pushedTargets,
+    pendingDays,
+    enqueue,
+
+    /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
+    onOutboxChange(item: OutboxItem): void {
+      if (item.kind !== RATES_KIND || item.state !== 'sent') return;
+      const push = db.prepare('SELECT * FROM rate_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
+      if (!push || push.applied_at !== null) return;
+      const upsert = db.prepare(
+        'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
+      );
+      const remove = db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?');
+      database.transaction(() => {
+        for (const { target, day, after } of pushDays(
+          JSON.parse(push.before) as Snapshot,
+          JSON.parse(push.edits) as RuleEdit[],
+        )) {
+          if (Object.keys(after).length) upsert.run(push.hotel_id, target, day, JSON.stringify(after));
+          else remove.run(push.hotel_id, target, day);
+        }
+        db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
+        // The draft that produced this push is done — that revision exactly: one edited since is kept, and a revert
+        // (which no draft produced) leaves the draft alone.
+        if (push.draft_revision !== null)
+          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND revision = ?').run(
+            push.hotel_id,
+            push.draft_revision,
+          );
+      });
+    },
+
+    history(hotelId: string): RatePushRecord[] {
+      const rows = db
+        .prepare(
+          `SELECT p.*, o.state, o.last_error FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
+        )
+        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
+      const revertedBy = new Map<number, number>();
+      for (const r of rows) if (r.reverts !== null && r.state !== 'discarded') revertedBy.set(r.reverts, r.id);
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        createdAt: r.created_at,
+        appliedAt: r.applied_at,
+        reverts: r.reverts,
+        revertedBy: revertedBy.get(r.id) ?? null,
+        outboxId: r.outbox_id,
+        state: r.state,
+        error: r.last_error ? JSON.parse(r.last_error) : null,
+        days: pushDays(JSON.parse(r.before) as Snapshot, JSON.parse(r.edits) as RuleEdit[]),
+      }));
+    },
+
+    /**
+     * Queues the request that gives each channel a push changed its earlier rule back, from today on. A channel a
+     * later push changed again keeps its newer rule (counted in `keptLater`); days that have passed are left out.
+     */
+    revert(pushId: number): { pushId: number; keptLater: number; past: number } {
+      const row = db.prepare('SELECT * FROM rate_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
+      if (!row)
+        throw new AppFailure({ code: 'not_found', message: 'This push is not in the history.', retryable: false });
+      if (row.applied_at === null)
+        throw new AppFailure({
+          code: 'invalid_state',
+          message: 'Only a push Su confirmed can be reverted.',
+          retryable: false,
+        });
+      refuseWhileUnsettled(row.hotel_id);
+      const changes = pushDays(JSON.parse(row.before) as Snapshot, JSON.parse(row.edits) as RuleEdit[]);
+      const { edits, keptLater, past } = revertEdits(changes, loadRecord(row.hotel_id), today(), parseTarget);
+      if (edits.length === 0)
+        throw new AppFailure({
+          code: 'invalid_state',
+          message:
+            keptLater > 0
+              ? 'Nothing to revert: later pushes changed every rule this push set.'
+              : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
+          retryable: false,
+        });
+      return {
+        pushId: enqueue(row.hotel_id, `Revert of “${row.name}”`, edits, { reverts: pushId }),
+        keptLater,
+        past,
+      };
+    },
+  };
+}
+
+/** `inv:ROOM` or `rate:ROOM:RATE` back into a target. */
+export function parseTarget(key: string): RuleEdit['target'] {
+  const [level, roomId, rateId] = key.split(':');
+  return level === 'inventory' || level === 'inv'
+    ? { level: 'inventory', roomId: roomId! }
+    : { level: 'rate', roomId: roomId!, rateId: rateId! };
+}
