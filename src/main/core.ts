@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
 import { threadQuerySchema, type OutboxStatus } from '../shared/inbox';
-import { localToday, type InvRateControl } from '../shared/schemas/inventory';
-import { withoutPastDays } from '../shared/ratesComposer';
+import { AppFailure } from '../shared/result';
+import { localToday } from '../shared/schemas/inventory';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createInboxQueries } from './inbox/inboxQueries';
 import { createReplyService } from './inbox/replyService';
+import { ratesSender } from './rates/pushes';
 import { createRatesService, RATES_KIND } from './rates/ratesService';
 import { createSavedReplies } from './inbox/savedReplies';
 import { createOutbox } from './outbox/outbox';
@@ -121,11 +122,7 @@ export function createCore(deps: CoreDeps): Core {
     // The client is built at each send, so a send after the owner fixed credentials uses the new ones.
     senders: {
       ...replySenders(() => connection.provider()),
-      // Days that passed while the push waited (offline overnight) are left out: Su refuses past dates (code 925).
-      [RATES_KIND]: async (request: InvRateControl) => {
-        const current = withoutPastDays(request, localToday());
-        return current ? connection.provider().rates.send(current) : { skipped: 'every day has passed' };
-      },
+      [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
     },
     onChange: (item) => {
       rates.onOutboxChange(item);
@@ -234,7 +231,18 @@ export function createCore(deps: CoreDeps): Core {
     'outbox.retry': (args) => outboxAction(() => outbox.retry(args.id)),
     'outbox.discard': (args) => outboxAction(() => outbox.discard(args.id)),
     'outbox.editReply': (args) => outboxAction(() => replies.editReply(args.id, args.body)),
-    'outbox.markSent': (args) => outboxAction(() => outbox.markSent(args.id)),
+    'outbox.markSent': (args) =>
+      outboxAction(() => {
+        // A rates push marked as sent becomes the record of what Su holds: only when Su may have taken it.
+        const item = outbox.get(args.id);
+        if (item?.kind === RATES_KIND && item.state === 'failed' && !item.lastError?.outcomeUnknown)
+          throw new AppFailure({
+            code: 'invalid_state',
+            message: 'Su refused this push, so it cannot be marked as sent: retry it or discard it.',
+            retryable: false,
+          });
+        outbox.markSent(args.id);
+      }),
     'outbox.resume': () => outboxAction(() => outbox.resume()),
     'replies.list': () => savedReplies.list(),
     'replies.save': (args) => savedReplies.save(args),
@@ -271,6 +279,7 @@ export function createCore(deps: CoreDeps): Core {
     connection,
     push,
     start: async () => {
+      rates.recover();
       outbox.start();
       await push.start();
     },

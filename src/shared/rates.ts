@@ -236,7 +236,7 @@ export const propertySetupSchema = z
         z
           .string()
           .trim()
-          .regex(/^\d{1,6}$/, 'A channel code is a number, such as 19.'),
+          .regex(/^[1-9]\d{0,5}$/, 'A channel code is a number, such as 19.'),
       )
       .min(1, 'Choose at least one channel.')
       .max(30, 'At most 30 channels.'),

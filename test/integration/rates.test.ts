@@ -226,6 +226,7 @@ describe('rooms and rate plans the owner enters', () => {
     ['no channel', { channels: [] }, 'channels'],
     ['a channel that is not a number', { channels: ['19', 'abc'] }, 'channels.1'],
     ['a channel twice', { channels: ['19', '19'] }, 'channels.1'],
+    ['a channel code with a leading zero', { channels: ['19', '019'] }, 'channels.1'],
     ['a room id with a space', { rooms: [{ id: 'D B', inventory: 1 }] }, 'rooms.0.id'],
     ['half a room', { rooms: [{ id: 'DBL', inventory: 1.5 }] }, 'rooms.0.inventory'],
     ['a negative price', { rooms: [{ id: 'DBL', rates: [{ id: 'BAR', price: -1 }] }] }, 'rooms.0.rates.0.price'],
@@ -363,27 +364,22 @@ describe('nothing Su does not expect goes out', () => {
     expect(preview.firstPush).toEqual([]);
   });
 
-  it('Su’s confirmation clears the draft it was made from, not one edited since', async () => {
+  it('a push Su refused cannot be marked as sent (only one whose outcome is unknown)', async () => {
     const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
-    const refusedPush = async () => {
-      const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
-      const history = await eventually(
-        () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
-        (h) => h.find((p) => p.id === pushId)?.state === 'failed',
-      );
-      return history.find((p) => p.id === pushId)!;
-    };
-    const edit = { target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: { closed: true } };
-    await call('rates.saveDraft', { hotelId: HOTEL, name: 'First', edits: [edit] });
-    const first = await refusedPush();
-    // Edited while the push waits: the owner marks the push as sent; the newer draft stays.
-    await call('rates.saveDraft', { hotelId: HOTEL, name: 'Second', edits: [edit, { ...edit, channels: ['19'] }] });
-    await call('outbox.markSent', { id: first.outboxId });
-    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Second' });
-    // Not edited: confirming the push clears the draft it came from.
-    const second = await refusedPush();
-    await call('outbox.markSent', { id: second.outboxId });
-    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: '', edits: [] });
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: { closed: true } }],
+    });
+    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+    const history = await eventually(
+      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      (h) => h.find((p) => p.id === pushId)?.state === 'failed',
+    );
+    expect(await dispatch('outbox.markSent', { id: history[0]!.outboxId })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_state', message: expect.stringContaining('Su refused this push') },
+    });
+    expect((await call<RateBookView>('rates.book', { hotelId: HOTEL })).pending).toEqual([`rate:NOPE:BAR|${day(0)}`]);
   });
 
   it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {

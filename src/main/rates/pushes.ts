@@ -6,6 +6,7 @@ import {
   applyToBook,
   composeRequest,
   targetKey,
+  withoutPastDays,
   type DaySet,
   type RuleBook,
   type RuleEdit,
@@ -18,6 +19,23 @@ import { dayChanges, pushDays, revertEdits, type Snapshot } from './changes';
 /** The outbox kind and sender of a rates push (spec endpoint 13). */
 export const RATES_KIND = 'rates-push';
 export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<unknown> };
+
+/**
+ * The outbox's sender of a rates push: days that passed while it waited (offline overnight) are left out, since Su
+ * refuses past dates (code 925); when none is left, nothing is sent and the push fails saying so.
+ */
+export function ratesSender(send: (request: InvRateControl) => Promise<unknown>, today: () => string) {
+  return async (request: InvRateControl): Promise<unknown> => {
+    const current = withoutPastDays(request, today());
+    if (!current)
+      throw new AppFailure({
+        code: 'validation',
+        message: 'Every day of this push has passed, so nothing was sent to Su. Discard it.',
+        retryable: false,
+      });
+    return send(current);
+  };
+}
 
 type PushRow = {
   id: number;
@@ -69,7 +87,7 @@ export function createRatePushes(deps: {
       code: 'invalid_state',
       message:
         open.state === 'failed'
-          ? `“${open.name}” was not confirmed by Su: retry it, discard it or mark it as sent in History first.`
+          ? `“${open.name}” was not confirmed by Su: retry it or discard it in History first.`
           : `“${open.name}” is still on its way to Su: push again once Su has confirmed it.`,
       retryable: false,
     });
@@ -186,6 +204,24 @@ export function createRatePushes(deps: {
       });
     },
 
+    /**
+     * Applies pushes Su confirmed whose record was not written (the app stopped between the outbox's commit and
+     * the record's): run at start, so the next push is never composed from a stale record.
+     */
+    recover(): number {
+      const rows = db
+        .prepare(
+          `SELECT p.outbox_id FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE o.state = 'sent' AND p.applied_at IS NULL ORDER BY p.id`,
+        )
+        .all() as { outbox_id: number }[];
+      for (const row of rows) {
+        const item = outbox.get(row.outbox_id);
+        if (item) this.onOutboxChange(item);
+      }
+      return rows.length;
+    },
+
     history(hotelId: string): RatePushRecord[] {
       const rows = db
         .prepare(
@@ -194,7 +230,8 @@ export function createRatePushes(deps: {
         )
         .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
       const revertedBy = new Map<number, number>();
-      for (const r of rows) if (r.reverts !== null && r.state !== 'discarded') revertedBy.set(r.reverts, r.id);
+      for (const r of rows)
+        if (r.reverts !== null && r.state !== 'discarded' && r.state !== 'failed') revertedBy.set(r.reverts, r.id);
       return rows.map((r) => ({
         id: r.id,
         name: r.name,

@@ -111,12 +111,12 @@ export const useRatesStore = defineStore('rates', () => {
 
   let previewSeq = 0;
   async function refreshPreview(id: string) {
+    const seq = ++previewSeq;
     if (draft.value.edits.length === 0) {
       preview.value = null;
       previewError.value = null;
       return;
     }
-    const seq = ++previewSeq;
     const result = await api!['rates.preview']({ hotelId: id });
     if (id !== hotelId.value || seq !== previewSeq) return; // a newer preview is on its way
     if (result.ok) preview.value = result.value;
@@ -134,7 +134,9 @@ export const useRatesStore = defineStore('rates', () => {
     const snapshot = draft.value;
     draftState.value = 'saving';
     chain = chain.then(async () => {
-      const result = await api!['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits: snapshot.edits });
+      // Past midnight, yesterday's days cannot be saved (nor sent): they are left out.
+      const edits = dropPastDays(snapshot.edits, localToday());
+      const result = await api!['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits });
       if (id !== hotelId.value || draft.value !== snapshot) return; // a newer change is on its way
       draftState.value = result.ok ? 'saved' : 'failed';
       draftError.value = result.ok ? null : result.error;
@@ -149,9 +151,9 @@ export const useRatesStore = defineStore('rates', () => {
   let localChanges = 0;
 
   async function reloadDraft(id: string) {
-    await chain;
     const seq = ++loadSeq;
     const changes = localChanges;
+    await chain;
     const result = await api!['rates.draft']({ hotelId: id });
     if (id !== hotelId.value || seq !== loadSeq || changes !== localChanges || nameTimer) return;
     if (!result.ok) {

@@ -92,6 +92,14 @@ export function useGridSelection({ scroller, from, layout, columns, selection, s
     active.value = { row: last.index, day: daysBetween(from, next.to) };
   });
 
+  // At midnight the first column becomes the next day: the anchor and the active cell stay on their dates.
+  watch(from, (next, previous) => {
+    const by = daysBetween(previous, next);
+    for (const cell of [anchor, active]) {
+      if (cell.value) cell.value = cell.value.day - by >= 0 ? { ...cell.value, day: cell.value.day - by } : null;
+    }
+  });
+
   const context: SelectionContext = {
     scroller,
     layout,
