@@ -250,6 +250,7 @@ test('closing dates asks for confirmation; a push Su refuses keeps the draft and
     const failed = page.getByTestId('history-panel').getByTestId('history-item').first();
     await expect(failed).toHaveAttribute('data-state', 'failed');
     await expect(failed).toContainText('no room SUITE');
+    await page.screenshot({ path: `${shots}/rates-refused.png`, animations: 'disabled' });
     await failed.getByRole('button', { name: 'Discard' }).click();
     await expect(failed).toHaveAttribute('data-state', 'discarded');
     await page.keyboard.press('Escape');
