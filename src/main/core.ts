@@ -222,6 +222,10 @@ export function createCore(deps: CoreDeps): Core {
       return inbox.thread(args.threadId);
     },
     'inbox.saveDraft': (args) => replies.saveDraft(args.threadId, args.body),
+    'inbox.saveReviewDraft': (args) => {
+      inbox.review(args.reviewId); // refuses an id that is not a review
+      return replies.saveReviewDraft(args.reviewId, args.body);
+    },
     'inbox.replyToReview': (args) => {
       replies.replyToReview(args.reviewId, args.body);
       inboxChanged(null, args.reviewId);

@@ -6,6 +6,7 @@ import type { AppError, Result } from './result';
 import {
   draftSchema,
   editReplySchema,
+  reviewDraftSchema,
   idArgSchema,
   reviewQuerySchema,
   reviewReplyArgsSchema,
@@ -119,6 +120,7 @@ export const contractArgs = {
   'inbox.sendReply': sendReplySchema,
   'inbox.saveDraft': draftSchema,
   'inbox.replyToReview': reviewReplyArgsSchema,
+  'inbox.saveReviewDraft': reviewDraftSchema,
   'outbox.status': empty,
   'outbox.retry': idArgSchema,
   'outbox.discard': idArgSchema,
@@ -160,6 +162,7 @@ export interface ContractResults {
   'inbox.sendReply': ThreadDetail;
   'inbox.saveDraft': { savedAt: number };
   'inbox.replyToReview': ReviewItem;
+  'inbox.saveReviewDraft': { savedAt: number };
   'outbox.status': OutboxStatus;
   'outbox.retry': OutboxStatus;
   'outbox.discard': OutboxStatus;

@@ -108,6 +108,8 @@ export interface ReviewItem {
   reply: { allowed: true } | { allowed: false; reason: string };
   /** Replies written in Innkeeper, with where each one is. */
   replies: { id: number; body: string; createdAt: number; delivery: Delivery | null }[];
+  /** The reply the owner was typing and has not sent (kept across restarts). */
+  draft: string | null;
 }
 
 /** Counts for the navigation badge and the window title. */
@@ -132,6 +134,9 @@ export const reviewReplyArgsSchema = z
   .strict();
 export const draftSchema = z
   .object({ threadId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
+  .strict();
+export const reviewDraftSchema = z
+  .object({ reviewId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
   .strict();
 export const editReplySchema = z.object({ id: z.number().int().positive(), body: replyBodySchema }).strict();
 

@@ -3,6 +3,7 @@ import { expect, stopApp, test as base } from './app';
 import { connectTo } from './connect';
 import {
   airbnbMessage,
+  currentReview,
   channelMessage,
   startPushableApp,
   startTestEmulator,
@@ -200,7 +201,7 @@ test('replies to a Booking.com review and a legacy Airbnb review reach Su and sh
   ]);
 });
 
-test('a draft survives a restart, and a conversation that cannot be answered says why by the composer', async ({
+test('drafts under a conversation and a review survive a restart; a conversation that cannot be answered says why', async ({
   page,
 }) => {
   const first = await startPushableApp();
@@ -216,10 +217,19 @@ test('a draft survives a restart, and a conversation that cannot be answered say
     await expect(send).toBeDisabled();
     await composer(page).fill('Hi Chris,\nthe parking is free.');
     await expect(page.getByTestId('draft-state')).toHaveText('Draft saved');
+    // Under a review, too.
+    expect((await first.push(currentReview({ review_title: 'Lovely stay' }))).status).toBe(200);
+    await page.getByTestId('tab-reviews').click();
+    await page.getByTestId('review-row').filter({ hasText: 'Lovely stay' }).click();
+    await page.getByLabel('Your reply to the review').fill('Thank you, Anna!');
+    await expect(page.getByTestId('review-draft-state')).toHaveText('Draft saved');
     await stopApp(first, false);
 
     second = await startPushableApp(first);
-    await page.goto(second.url);
+    await page.goto(`${second.url}#/inbox/reviews`);
+    await page.getByTestId('review-row').filter({ hasText: 'Lovely stay' }).click();
+    await expect(page.getByLabel('Your reply to the review')).toHaveValue('Thank you, Anna!');
+    await page.getByTestId('tab-messages').click();
     await rows(page).first().click();
     await expect(composer(page)).toHaveValue('Hi Chris,\nthe parking is free.');
     await send.click();

@@ -138,6 +138,29 @@ describe('replying to reviews', () => {
       error: { field: 'reply' },
     });
   });
+
+  it('a reply being written under a review is kept as a draft, across a restart, until it is sent', async () => {
+    await control().push({ kind: 'review', channel: '19' });
+    const review = (await call<ReviewItem[]>('inbox.reviews'))[0]!;
+    expect(review.draft).toBeNull();
+    await call('inbox.saveReviewDraft', { reviewId: review.id, body: 'Thank you for the kind words about ' });
+    await ctx.core.close();
+    ctx = await startTestCore({ dataDir: ctx.dataDir });
+    expect((await call<ReviewItem[]>('inbox.reviews'))[0]!.draft).toBe('Thank you for the kind words about ');
+    expect(await dispatch('inbox.saveReviewDraft', { reviewId: 999_999, body: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    const answered = await call<ReviewItem>('inbox.replyToReview', {
+      reviewId: review.id,
+      body: 'Thank you for the kind words about our breakfast!',
+    });
+    expect(answered.draft).toBeNull();
+    // Emptied, a draft is gone rather than kept blank.
+    await call('inbox.saveReviewDraft', { reviewId: review.id, body: 'More' });
+    await call('inbox.saveReviewDraft', { reviewId: review.id, body: '  ' });
+    expect((await call<ReviewItem[]>('inbox.reviews'))[0]!.draft).toBeNull();
+  });
 });
 
 describe('saved replies', () => {

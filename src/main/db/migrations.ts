@@ -222,4 +222,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE rate_pushes ADD COLUMN draft_revision INTEGER;
     `,
   },
+  {
+    version: 7,
+    name: 'inbox: a draft reply per review, as per thread',
+    sql: `
+      -- What the owner is typing under a review, kept as typed so a restart does not lose it.
+      CREATE TABLE review_drafts (
+        review_id   INTEGER PRIMARY KEY REFERENCES reviews (id),
+        body        TEXT    NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -101,6 +101,9 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
           )
           .all(r.id) as ({ id: number; body: string; created_at: number } & DeliveryRow)[]
       ).map((rr) => ({ id: rr.id, body: rr.body, createdAt: rr.created_at, delivery: delivery(rr) })),
+      draft:
+        (db.prepare('SELECT body FROM review_drafts WHERE review_id = ?').get(r.id) as { body: string } | undefined)
+          ?.body ?? null,
     };
   };
 

@@ -172,6 +172,7 @@ export function createReplyService(deps: {
           now(),
         );
         db.prepare('UPDATE reviews SET unread = 0 WHERE id = ?').run(reviewId);
+        db.prepare('DELETE FROM review_drafts WHERE review_id = ?').run(reviewId);
         return { outboxId: item.id };
       });
     },
@@ -184,6 +185,17 @@ export function createReplyService(deps: {
         db.prepare(
           'INSERT INTO drafts (thread_id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT (thread_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at',
         ).run(threadId, body, at);
+      return { savedAt: at };
+    },
+
+    /** Keeps what the owner is typing under a review; survives a restart. */
+    saveReviewDraft(reviewId: number, body: string): { savedAt: number } {
+      const at = now();
+      if (body.trim() === '') db.prepare('DELETE FROM review_drafts WHERE review_id = ?').run(reviewId);
+      else
+        db.prepare(
+          'INSERT INTO review_drafts (review_id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT (review_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at',
+        ).run(reviewId, body, at);
       return { savedAt: at };
     },
   };

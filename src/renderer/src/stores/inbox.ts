@@ -171,6 +171,8 @@ export const useInboxStore = defineStore('inbox', () => {
   // ---- replies ---------------------------------------------------------------------------------------------------
   /** What the owner typed per thread in this session: wins over the saved draft while a save is on its way. */
   const drafts = new Map<number, string>();
+  /** The same for replies to reviews, per review. */
+  const reviewDrafts = new Map<number, string>();
 
   /** Queues a reply in the open thread; the thread comes back with it, marked queued. */
   async function sendReply(threadId: number, body: string): Promise<AppError | null> {
@@ -250,6 +252,7 @@ export const useInboxStore = defineStore('inbox', () => {
     reviewSearch,
     showReview,
     drafts,
+    reviewDrafts,
     sendReply,
     replyToReview,
     refreshOpen,
