@@ -146,7 +146,16 @@ export function createCore(deps: CoreDeps): Core {
       ...outbox.counts((kind) => kind !== RATES_KIND),
       paused: paused ? { message: paused.error.message, since: paused.since } : null,
       unreachableUntil: outbox.unreachableUntil(),
+      firstFailed: firstFailedReply(),
     };
+  };
+  /** The conversation or review of the oldest failed reply, so the banner can take the owner there. */
+  const firstFailedReply = (): OutboxStatus['firstFailed'] => {
+    const item = outbox.pending().find((i) => i.state === 'failed' && i.kind !== RATES_KIND);
+    const [kind, id] = item?.entityKey.split(':') ?? [];
+    if (kind === 'thread') return { threadId: Number(id) };
+    if (kind === 'review') return { reviewId: Number(id) };
+    return null;
   };
   const replies = createReplyService({ database: db, outbox, inbox, now });
   const rates = createRatesService({ database: db, outbox, now });

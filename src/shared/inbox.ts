@@ -149,4 +149,6 @@ export interface OutboxStatus {
   paused: { message: string; since: number } | null;
   /** Set while the provider cannot be reached (no attempt before then). */
   unreachableUntil: number | null;
+  /** Where the oldest reply that did not go out is: its conversation or its review. */
+  firstFailed: { threadId: number } | { reviewId: number } | null;
 }

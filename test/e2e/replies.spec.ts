@@ -126,6 +126,10 @@ test('a reply Su refuses shows its message; Retry, Discard and Edit do what they
   await expect(problem).toContainText('No property found for given property id');
   await expect(page.getByTestId('outbox-failed')).toContainText('One reply was not confirmed as sent');
   await page.screenshot({ path: `${shots}/reply-states.png`, animations: 'disabled' });
+  // From elsewhere, the banner takes the owner to the reply that did not go out.
+  await page.getByTestId('tab-reviews').click();
+  await page.getByTestId('outbox-failed-link').click();
+  await expect(lastMessage(page)).toContainText('Bicycles go in the shed.');
 
   // Retry sends it again (Su refuses again).
   await problem.getByRole('button', { name: 'Retry' }).click();
