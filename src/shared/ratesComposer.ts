@@ -46,6 +46,12 @@ export function daysOf(from: string, to: string): string[] {
 }
 
 const canonicalRule = (r: ChannelRule): string => JSON.stringify([r.type ?? null, r.value ?? null, r.closed ?? false]);
+
+/** Two channels' rules are the same rule (no rule on either side counts as "none"). */
+export const sameRule = (a: ChannelRule | undefined, b: ChannelRule | undefined): boolean =>
+  (a?.type ?? null) === (b?.type ?? null) &&
+  (a?.value ?? null) === (b?.value ?? null) &&
+  (a?.closed ?? false) === (b?.closed ?? false);
 const canonicalSet = (s: DaySet): string =>
   JSON.stringify(
     Object.keys(s)

@@ -234,4 +234,24 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'rates: the rooms and rate plans Su ever confirmed a push for',
+    sql: `
+      -- The first-push warning reads this instead of every push in the history.
+      CREATE TABLE rate_pushed_targets (
+        hotel_id  TEXT NOT NULL,
+        target    TEXT NOT NULL,
+        PRIMARY KEY (hotel_id, target)
+      ) WITHOUT ROWID;
+      INSERT OR IGNORE INTO rate_pushed_targets (hotel_id, target)
+        SELECT p.hotel_id,
+               CASE json_extract(e.value, '$.target.level')
+                 WHEN 'inventory' THEN 'inv:' || json_extract(e.value, '$.target.roomId')
+                 ELSE 'rate:' || json_extract(e.value, '$.target.roomId') || ':' || json_extract(e.value, '$.target.rateId')
+               END
+        FROM rate_pushes p, json_each(p.edits) e
+        WHERE p.applied_at IS NOT NULL;
+    `,
+  },
 ];

@@ -1,18 +1,13 @@
-import { applyEdits, type ChannelRule, type DaySet, type RuleBook, type RuleEdit } from '../../shared/ratesComposer';
+import { applyEdits, sameRule, type DaySet, type RuleBook, type RuleEdit } from '../../shared/ratesComposer';
 import { channelName } from '../../shared/channels';
 import { resultingValue, type PropertySetup, type RateDayChange } from '../../shared/rates';
 
 /** Target key → day → the day's full rule set. */
 export type Snapshot = Record<string, Record<string, DaySet>>;
 
-const same = (a: ChannelRule | undefined, b: ChannelRule | undefined): boolean =>
-  (a?.type ?? null) === (b?.type ?? null) &&
-  (a?.value ?? null) === (b?.value ?? null) &&
-  (a?.closed ?? false) === (b?.closed ?? false);
-
 /** Channels whose rule differs between two sets of one day. */
 export function changedChannels(before: DaySet, after: DaySet): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((c) => !same(before[c], after[c]));
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((c) => !sameRule(before[c], after[c]));
 }
 
 /** Every day the edits touch, with its set before (from `book`) and after; `changed` keeps only real changes. */
@@ -71,7 +66,7 @@ export function revertEdits(
     }
     const now = record.get(target)?.get(day) ?? {};
     for (const channel of channels) {
-      if (!same(now[channel], after[channel])) {
+      if (!sameRule(now[channel], after[channel])) {
         keptLater++;
         continue;
       }

@@ -100,14 +100,12 @@ export function createRatePushes(deps: {
     return open ? applyToBook(record, JSON.parse(open.edits) as RuleEdit[]) : record;
   }
 
-  /** Targets Su ever confirmed a push for. */
+  /** Targets Su ever confirmed a push for (kept as pushes are confirmed, so a preview reads no history). */
   function pushedTargets(hotelId: string): Set<string> {
-    const out = new Set<string>();
-    const rows = db
-      .prepare('SELECT edits FROM rate_pushes WHERE hotel_id = ? AND applied_at IS NOT NULL')
-      .all(hotelId) as { edits: string }[];
-    for (const row of rows) for (const e of JSON.parse(row.edits) as RuleEdit[]) out.add(targetKey(e.target));
-    return out;
+    const rows = db.prepare('SELECT target FROM rate_pushed_targets WHERE hotel_id = ?').all(hotelId) as {
+      target: string;
+    }[];
+    return new Set(rows.map((r) => r.target));
   }
 
   function enqueue(
@@ -168,6 +166,31 @@ export function createRatePushes(deps: {
     return book;
   }
 
+  /** Writes what a confirmed push sent into the record, marks it applied, and clears the draft it came from. */
+  function applyConfirmed(push: PushRow): void {
+    const upsert = db.prepare(
+      'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
+    );
+    const remove = db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?');
+    const pushed = db.prepare('INSERT OR IGNORE INTO rate_pushed_targets (hotel_id, target) VALUES (?, ?)');
+    database.transaction(() => {
+      const edits = JSON.parse(push.edits) as RuleEdit[];
+      for (const { target, day, after } of pushDays(JSON.parse(push.before) as Snapshot, edits)) {
+        if (Object.keys(after).length) upsert.run(push.hotel_id, target, day, JSON.stringify(after));
+        else remove.run(push.hotel_id, target, day);
+      }
+      for (const edit of edits) pushed.run(push.hotel_id, targetKey(edit.target));
+      db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
+      // The draft that produced this push is done — that revision exactly: one edited since is kept, and a revert
+      // (which no draft produced) leaves the draft alone.
+      if (push.draft_revision !== null)
+        db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND revision = ?').run(
+          push.hotel_id,
+          push.draft_revision,
+        );
+    });
+  }
+
   return {
     unsettled,
     refuseWhileUnsettled,
@@ -180,28 +203,7 @@ export function createRatePushes(deps: {
     onOutboxChange(item: OutboxItem): void {
       if (item.kind !== RATES_KIND || item.state !== 'sent') return;
       const push = db.prepare('SELECT * FROM rate_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
-      if (!push || push.applied_at !== null) return;
-      const upsert = db.prepare(
-        'INSERT INTO rate_rules (hotel_id, target, day, rules) VALUES (?, ?, ?, ?) ON CONFLICT (hotel_id, target, day) DO UPDATE SET rules = excluded.rules',
-      );
-      const remove = db.prepare('DELETE FROM rate_rules WHERE hotel_id = ? AND target = ? AND day = ?');
-      database.transaction(() => {
-        for (const { target, day, after } of pushDays(
-          JSON.parse(push.before) as Snapshot,
-          JSON.parse(push.edits) as RuleEdit[],
-        )) {
-          if (Object.keys(after).length) upsert.run(push.hotel_id, target, day, JSON.stringify(after));
-          else remove.run(push.hotel_id, target, day);
-        }
-        db.prepare('UPDATE rate_pushes SET applied_at = ? WHERE id = ?').run(now(), push.id);
-        // The draft that produced this push is done — that revision exactly: one edited since is kept, and a revert
-        // (which no draft produced) leaves the draft alone.
-        if (push.draft_revision !== null)
-          db.prepare('DELETE FROM rate_drafts WHERE hotel_id = ? AND revision = ?').run(
-            push.hotel_id,
-            push.draft_revision,
-          );
-      });
+      if (push && push.applied_at === null) applyConfirmed(push);
     },
 
     /**
@@ -211,14 +213,11 @@ export function createRatePushes(deps: {
     recover(): number {
       const rows = db
         .prepare(
-          `SELECT p.outbox_id FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
+          `SELECT p.* FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
            WHERE o.state = 'sent' AND p.applied_at IS NULL ORDER BY p.id`,
         )
-        .all() as { outbox_id: number }[];
-      for (const row of rows) {
-        const item = outbox.get(row.outbox_id);
-        if (item) this.onOutboxChange(item);
-      }
+        .all() as PushRow[];
+      for (const push of rows) applyConfirmed(push);
       return rows.length;
     },
 

@@ -80,8 +80,8 @@ export function createRatesService(deps: {
     draft,
     preview,
     effectiveBook,
-    onOutboxChange: (item: Parameters<typeof pushes.onOutboxChange>[0]) => pushes.onOutboxChange(item),
-    recover: () => pushes.recover(),
+    onOutboxChange: pushes.onOutboxChange,
+    recover: pushes.recover,
     history: pushes.history,
     revert: pushes.revert,
 

@@ -161,11 +161,9 @@ export const useRatesStore = defineStore('rates', () => {
       draftError.value = result.error;
       return;
     }
-    const saved = result.value.edits as RuleEdit[];
-    const edits = dropPastDays(saved, localToday());
-    draft.value = { name: result.value.name, edits };
-    if (JSON.stringify(edits) !== JSON.stringify(saved)) await persist();
-    else await refreshPreview(id);
+    // The core hands the draft back without days that have passed.
+    draft.value = { name: result.value.name, edits: result.value.edits as RuleEdit[] };
+    await refreshPreview(id);
   }
 
   function addEdit(edit: RuleEdit): Promise<void> {

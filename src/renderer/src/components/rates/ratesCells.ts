@@ -1,6 +1,6 @@
 import { channelName } from '../../../../shared/channels';
-import { resultingValue, type DayRule, type PropertySetup, type RateBookView } from '../../../../shared/rates';
-import { applyEdits, type DaySet, type RuleEdit } from '../../../../shared/ratesComposer';
+import { resultingValue, type PropertySetup, type RateBookView } from '../../../../shared/rates';
+import { applyEdits, sameRule, type DaySet, type RuleEdit } from '../../../../shared/ratesComposer';
 import type { CellView, GridGroup } from './grid';
 
 /** The calendar's groups: per room its inventory, then each rate plan, one row per channel of the property. */
@@ -40,11 +40,6 @@ export function buildGroups(setup: PropertySetup | null): GridGroup[] {
     ] satisfies GridGroup[];
   });
 }
-
-const sameRule = (a: DayRule | undefined, b: DayRule | undefined) =>
-  (a?.type ?? null) === (b?.type ?? null) &&
-  (a?.value ?? null) === (b?.value ?? null) &&
-  (a?.closed ?? false) === (b?.closed ?? false);
 
 export type CellFn = (target: string, channel: string, day: string) => CellView;
 
