@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../src/main/db/database';
 import { createInboxQueries } from '../src/main/inbox/inboxQueries';
 import { storeMessage } from '../src/main/inbox/storeMessage';
-import type { MessagePush } from '../src/shared/schemas/pushes';
+import type { MessagePush } from '../src/shared/su/pushPayloads';
 import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';

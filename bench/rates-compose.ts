@@ -8,15 +8,9 @@ import { openDatabase } from '../src/main/db/database';
 import { createOutbox } from '../src/main/outbox/outbox';
 import { createRatesService, RATES_KIND } from '../src/main/rates/ratesService';
 import { tempDir } from '../test/support/tempDir';
-import { addDays, localToday } from '../src/shared/schemas/inventory';
-import {
-  applyToBook,
-  composeRequest,
-  daysOf,
-  targetKey,
-  type RuleEdit,
-  type Target,
-} from '../src/shared/ratesComposer';
+import { addDays, localToday } from '../src/shared/dates';
+import { applyToBook, composeRequest, targetKey, type RuleEdit, type Target } from '../src/shared/ratesComposer';
+import { daysOf } from '../src/shared/dates';
 import { machineLine, writeSection } from './results';
 
 // Within the 500 days Su accepts, whatever day the bench runs.

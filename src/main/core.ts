@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import type { AppInfo, HostKind, NewMessageEvent } from '../shared/contract';
-import { threadQuerySchema, type OutboxStatus } from '../shared/inbox';
-import { AppFailure } from '../shared/result';
-import { localToday } from '../shared/schemas/inventory';
+import type { AppInfo, HostKind } from '../shared/contract';
+import type { NewMessageEvent } from '../shared/inbox';
+import { threadQuerySchema } from '../shared/inbox';
+import { type OutboxStatus } from '../shared/outbox';
+import { AppFailure, errorText } from '../shared/result';
+import { localToday } from '../shared/dates';
 import { openDatabase, type Database } from './db/database';
 import { startEmulator, type RunningEmulator } from './emulator/emulator';
 import { createEventBus, type EventBus } from './events';
@@ -21,7 +23,7 @@ import type { SecretStore } from './secrets/secretStore';
 import { createConnectionService, type ConnectionService } from './services/connection/connectionService';
 import { createProfileStore, type DemoUrls } from './services/connection/profiles';
 import type { SettingsStore } from './settings/settingsStore';
-import type { PropertySetupInput } from '../shared/rates';
+import type { PropertySetupInput } from '../shared/rateSetups';
 
 /** What a host does to get the owner's attention: native notification + tray (Electron), or nothing extra. */
 export interface Notifier {
@@ -95,7 +97,7 @@ export function createCore(deps: CoreDeps): Core {
     try {
       announce(result);
     } catch (error) {
-      console.error(`after a push: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`after a push: ${errorText(error)}`);
     }
   };
   const announce = (result: IngestResult) => {
@@ -137,7 +139,7 @@ export function createCore(deps: CoreDeps): Core {
       inboxChanged(kind === 'thread' ? Number(id) : null, kind === 'review' ? Number(id) : null);
       events.emit('outbox.changed', outboxStatus());
     },
-    onError: (error) => console.error(`outbox: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (error) => console.error(`outbox: ${errorText(error)}`),
   });
   const outboxStatus = (): OutboxStatus => {
     const paused = outbox.paused();
@@ -257,9 +259,9 @@ export function createCore(deps: CoreDeps): Core {
         outbox.markSent(args.id);
       }),
     'outbox.resume': () => outboxAction(() => outbox.resume()),
-    'replies.list': () => savedReplies.list(),
-    'replies.save': (args) => savedReplies.save(args),
-    'replies.delete': (args) => savedReplies.remove(args.id),
+    'savedReplies.list': () => savedReplies.list(),
+    'savedReplies.save': (args) => savedReplies.save(args),
+    'savedReplies.delete': (args) => savedReplies.remove(args.id),
     'rates.properties': () => {
       // On the demo provider the owner has nothing to type in: its rooms are entered once (removable as any other).
       if (deps.demoRateSetups && connection.state().active === 'demo' && !deps.settings.get('rates.demoSetupDone')) {

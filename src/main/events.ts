@@ -1,4 +1,5 @@
 import type { ContractEvents, EventName } from '../shared/contract';
+import { errorText } from '../shared/result';
 
 /** The core's typed event bus; hosts forward its events to the renderer. */
 export interface EventBus {
@@ -30,7 +31,7 @@ export function createEventBus(secretValues: () => string[] = () => []): EventBu
           l(event, payload);
         } catch (error) {
           // A broken listener (a closed window) must not stop the others or the service that emitted.
-          console.error(`event listener for ${event} failed:`, error instanceof Error ? error.message : error);
+          console.error(`event listener for ${event} failed:`, errorText(error));
         }
       }
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MESSAGING_CHANNELS } from './channels';
+import { MESSAGING_CHANNELS, channelProfile } from './channels';
 import type { AppError } from './result';
+import { idArgSchema, noArgs } from './validation';
 
 /** Filters of the thread list. */
 export const threadQuerySchema = z
@@ -92,18 +93,56 @@ export interface ThreadDetail extends ThreadSummary {
   draft: string | null;
 }
 
-/** A review in the list and in its own view. */
-export interface ReviewItem {
+/** A current review (Booking.com, Expedia) in the owner's words, as the core files it. */
+export interface CurrentReviewDetail {
+  title: string | null;
+  positive: string | null;
+  negative: string | null;
+  /** Category → score (0 to 10), null where the guest gave none. */
+  scores: Record<string, number | null>;
+  status: string | null;
+  date: string | null;
+  type: string | null;
+  eligibleToReply: boolean | null;
+  revieweeName: string | null;
+  channelPropertyId: string | null;
+  bookingId: string | null;
+}
+
+/** A legacy Airbnb review in the owner's words, as the core files it. */
+export interface LegacyReviewDetail {
+  action: string | null;
+  publicReview: string | null;
+  privateFeedback: string | null;
+  /** As Airbnb sent it: a list of {category, rating}, a JSON string, an object, or plain text. */
+  ratings: unknown;
+  reviewerRole: string | null;
+  revieweeRole: string | null;
+  reviewerId: string | null;
+  hidden: boolean | null;
+  submitted: boolean | null;
+  submittedAt: string | null;
+  expiresAt: string | null;
+  bookingId: string | null;
+  listingId: string | null;
+  guestFirstName: string | null;
+}
+
+/** A review in the list and in its own view: its kind says which detail it carries. */
+export type ReviewItem = ReviewItemBase &
+  ({ kind: 'current'; detail: CurrentReviewDetail } | { kind: 'legacy'; detail: LegacyReviewDetail });
+
+export type CurrentReviewItem = Extract<ReviewItem, { kind: 'current' }>;
+export type LegacyReviewItem = Extract<ReviewItem, { kind: 'legacy' }>;
+
+interface ReviewItemBase {
   id: number;
-  kind: 'current' | 'legacy';
   channel: string;
   channelName: string;
   providerReviewId: string;
   hotelId: string | null;
   receivedAt: number;
   unread: boolean;
-  /** The review in the owner's words (see CurrentReviewDetail / LegacyReviewDetail). */
-  detail: Record<string, unknown>;
   /** Whether a reply is allowed, and if not, why (shown next to the reply box). */
   reply: { allowed: true } | { allowed: false; reason: string };
   /** Replies written in Innkeeper, with where each one is. */
@@ -124,8 +163,6 @@ export const reviewQuerySchema = z
   .object({ search: z.string().trim().max(200, 'At most 200 characters.').optional() })
   .strict();
 
-export const idArgSchema = z.object({ id: z.number().int().positive() }).strict();
-
 /** The text of a reply: what the composer sends. */
 export const replyBodySchema = z.string().trim().min(1, 'Write a reply first.').max(5000, 'At most 5000 characters.');
 export const sendReplySchema = z.object({ threadId: z.number().int().positive(), body: replyBodySchema }).strict();
@@ -138,17 +175,72 @@ export const draftSchema = z
 export const reviewDraftSchema = z
   .object({ reviewId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
   .strict();
-export const editReplySchema = z.object({ id: z.number().int().positive(), body: replyBodySchema }).strict();
 
-/** The outbox as the app shell shows it. */
-export interface OutboxStatus {
-  queued: number;
-  sending: number;
-  failed: number;
-  /** Set when an authorization failure paused every send until the owner fixes the credentials. */
-  paused: { message: string; since: number } | null;
-  /** Set while the provider cannot be reached (no attempt before then). */
-  unreachableUntil: number | null;
-  /** Where the oldest reply that did not go out is: its conversation or its review. */
-  firstFailed: { threadId: number } | { reviewId: number } | null;
+const LINK = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(?:com|net|org|io|co|info|biz)\b(?:\/\S*)?/i;
+const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
+const PHONE = /(?:\+|\b00)\d[\d\s().-]{6,}\d|\b\d{3}[\s.-]?\d{3}[\s.-]?\d{3,4}\b/;
+
+/**
+ * What a channel will block or filter in a reply, said before sending (provider-notes, "Channel rules owners trip
+ * over"): Booking.com allows links only when whitelisted; Airbnb filters links, phone numbers and e-mail
+ * addresses in conversations without a booking.
+ */
+export function composerWarnings(thread: { channel: string; hasBooking: boolean }, text: string): string[] {
+  const warnings: string[] = [];
+  const name = channelProfile(thread.channel).name;
+  if (thread.channel === '19' && LINK.test(text)) {
+    warnings.push(`${name} only delivers links that are whitelisted in your extranet; this one may be removed.`);
+  }
+  if (thread.channel === '244' && !thread.hasBooking) {
+    const found = [
+      LINK.test(text) && 'links',
+      EMAIL.test(text) && 'e-mail addresses',
+      PHONE.test(text) && 'phone numbers',
+    ].filter(Boolean);
+    if (found.length) {
+      warnings.push(`${name} removes ${found.join(' and ')} from messages to guests who have not booked yet.`);
+    }
+  }
+  return warnings;
+}
+
+/** A new guest message, for notifications (native, browser, toast). */
+export interface NewMessageEvent {
+  threadId: number;
+  channelName: string;
+  guestName: string | null;
+  preview: string;
+}
+
+/** The inbox's slice of the contract. */
+export const inboxMethods = {
+  'inbox.threads': threadQuerySchema,
+  'inbox.thread': idArgSchema,
+  'inbox.markThreadRead': idArgSchema,
+  'inbox.reviews': reviewQuerySchema,
+  'inbox.markReviewRead': idArgSchema,
+  'inbox.counts': noArgs,
+  'inbox.sendReply': sendReplySchema,
+  'inbox.saveDraft': draftSchema,
+  'inbox.replyToReview': reviewReplyArgsSchema,
+  'inbox.saveReviewDraft': reviewDraftSchema,
+} as const;
+
+export interface InboxResults {
+  'inbox.threads': ThreadPage;
+  'inbox.thread': ThreadDetail;
+  'inbox.markThreadRead': InboxCounts;
+  'inbox.reviews': ReviewItem[];
+  'inbox.markReviewRead': InboxCounts;
+  'inbox.counts': InboxCounts;
+  'inbox.sendReply': ThreadDetail;
+  'inbox.saveDraft': { savedAt: number };
+  'inbox.replyToReview': ReviewItem;
+  'inbox.saveReviewDraft': { savedAt: number };
+}
+
+export interface InboxEvents {
+  /** Something in the inbox changed (a push arrived, something was read). */
+  'inbox.changed': { threadId: number | null; reviewId: number | null; counts: InboxCounts };
+  'inbox.newMessage': NewMessageEvent;
 }

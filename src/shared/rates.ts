@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { AppError } from './result';
-import { MAX_DAYS_AHEAD, RULE_TYPES, addDays } from './schemas/inventory';
-import { dateSchema, hotelIdSchema, idSchema } from './schemas/common';
+import { MAX_DAYS_AHEAD, RULE_TYPES } from './su/inventory';
+import { addDays } from './dates';
+import { propertySetupSchema, type PropertySetup } from './rateSetups';
+import { dateSchema, hotelIdSchema, idSchema } from './su/common';
+import { noArgs } from './validation';
 
 /** One edit of a rates draft, in the owner's words (the provider's OTARule never appears here). */
 export const rateEditSchema = (today: string) =>
@@ -167,14 +170,29 @@ export interface RatePushRecord {
   days: RateDayChange[];
 }
 
+/**
+ * What Su holds for a property as far as Innkeeper knows: the last confirmed pushes plus the pushes still on their
+ * way (`pending`, as `TARGET|DAY`), target key → day → rule set. Days before today are left out.
+ */
+export interface RateBookView {
+  book: Record<string, Record<string, Record<string, DayRule>>>;
+  pending: string[];
+}
+
 const hotel = z.object({ hotelId: hotelIdSchema(20) }).strict();
-/** Contract arguments (edits are checked in full by the service, against today's date). */
-export const rateArgs = {
-  hotel,
-  saveDraft: z
+
+/** The rates' slice of the contract (edits are checked in full by the service, against today's date). */
+export const ratesMethods = {
+  'rates.properties': noArgs,
+  'rates.saveSetup': propertySetupSchema,
+  'rates.removeSetup': hotel,
+  'rates.book': hotel,
+  'rates.draft': hotel,
+  'rates.saveDraft': z
     .object({ hotelId: hotelIdSchema(20), name: z.string().max(100).optional(), edits: z.array(z.unknown()).max(5000) })
     .strict(),
-  push: z
+  'rates.preview': hotel,
+  'rates.push': z
     .object({
       hotelId: hotelIdSchema(20),
       confirmed: z.boolean().default(false),
@@ -185,102 +203,24 @@ export const rateArgs = {
         .optional(),
     })
     .strict(),
-  revert: z.object({ pushId: z.number().int().positive() }).strict(),
-};
+  'rates.history': hotel,
+  'rates.revert': z.object({ pushId: z.number().int().positive() }).strict(),
+} as const;
 
-// ---- the owner's rooms and rate plans ----------------------------------------------------------------------------
-// Su has no API that lists a property's rooms or rate plans: the owner enters the ids they use at Su (the ids must
-// already exist there) and, optionally, the base inventory and price the calendar computes channel results from.
-
-const baseNumber = (label: string, whole: boolean) =>
-  z
-    .number({ message: `${label} must be a number.` })
-    .finite(`${label} must be a number.`)
-    .min(0, `${label} cannot be negative.`)
-    .refine((v) => !whole || Number.isInteger(v), `${label} is counted in whole rooms.`)
-    .nullable()
-    .default(null);
-
-export const ratePlanSetupSchema = z
-  .object({
-    id: idSchema('The rate plan id'),
-    name: z.string().trim().max(60, 'At most 60 characters.').default(''),
-    price: baseNumber('The base price', false),
-  })
-  .strict();
-
-export const roomSetupSchema = z
-  .object({
-    id: idSchema('The room id'),
-    name: z.string().trim().max(60, 'At most 60 characters.').default(''),
-    inventory: baseNumber('The base inventory', true),
-    rates: z.array(ratePlanSetupSchema).max(20, 'At most 20 rate plans per room.').default([]),
-  })
-  .strict()
-  .superRefine((room, ctx) => {
-    const seen = new Set<string>();
-    room.rates.forEach((rate, i) => {
-      if (seen.has(rate.id))
-        ctx.addIssue({ code: 'custom', path: ['rates', i, 'id'], message: `Rate plan ${rate.id} is listed twice.` });
-      seen.add(rate.id);
-    });
-  });
-
-/** A property as the Rates screen knows it: its channels, rooms and rate plans. */
-export const propertySetupSchema = z
-  .object({
-    hotelId: hotelIdSchema(20),
-    name: z.string().trim().max(80, 'At most 80 characters.').default(''),
-    channels: z
-      .array(
-        z
-          .string()
-          .trim()
-          .regex(/^[1-9]\d{0,5}$/, 'A channel code is a number, such as 19.'),
-      )
-      .min(1, 'Choose at least one channel.')
-      .max(30, 'At most 30 channels.'),
-    rooms: z.array(roomSetupSchema).max(100, 'At most 100 rooms.').default([]),
-  })
-  .strict()
-  .superRefine((p, ctx) => {
-    const seen = new Set<string>();
-    p.channels.forEach((c, i) => {
-      if (seen.has(c))
-        ctx.addIssue({ code: 'custom', path: ['channels', i], message: `Channel ${c} is listed twice.` });
-      seen.add(c);
-    });
-    const rooms = new Set<string>();
-    p.rooms.forEach((room, i) => {
-      if (rooms.has(room.id))
-        ctx.addIssue({ code: 'custom', path: ['rooms', i, 'id'], message: `Room ${room.id} is listed twice.` });
-      rooms.add(room.id);
-    });
-  });
-export type PropertySetupInput = z.input<typeof propertySetupSchema>;
-export type PropertySetup = z.output<typeof propertySetupSchema>;
-export type RoomSetup = PropertySetup['rooms'][number];
-export type RatePlanSetup = RoomSetup['rates'][number];
-
-/**
- * What Su holds for a property as far as Innkeeper knows: the last confirmed pushes plus the pushes still on their
- * way (`pending`, as `TARGET|DAY`), target key → day → rule set. Days before today are left out.
- */
-export interface RateBookView {
-  book: Record<string, Record<string, Record<string, DayRule>>>;
-  pending: string[];
+export interface RatesResults {
+  'rates.properties': PropertySetup[];
+  'rates.saveSetup': PropertySetup[];
+  'rates.removeSetup': PropertySetup[];
+  'rates.book': RateBookView;
+  'rates.draft': RateDraft;
+  'rates.saveDraft': RateDraft;
+  'rates.preview': RatePreview;
+  'rates.push': { pushId: number };
+  'rates.history': RatePushRecord[];
+  'rates.revert': { pushId: number; keptLater: number; past: number };
 }
 
-/**
- * The number a channel ends up with on a day, from the owner's base figure and the channel's rule (the base
- * itself without a modifier, closed or not); null without a base. Never below 0 (spec 4.11, 2, for inventory).
- */
-export function resultingValue(level: 'inventory' | 'rate', base: number | null, rule: DayRule | undefined) {
-  if (base === null) return null;
-  if (!rule || rule.type === undefined || rule.value === undefined) return base;
-  const v = rule.value;
-  const raw =
-    rule.type === 'Fixed' ? v : rule.type === 'Increase' ? base + v : rule.type === 'Decrease' ? base - v : base * v;
-  const result = level === 'inventory' ? Math.max(0, Math.round(raw)) : Math.max(0, Math.round(raw * 100) / 100);
-  return result;
+export interface RatesEvents {
+  /** A rates push of this property changed state (queued, sent, failed): the calendar and history refresh. */
+  'rates.changed': { hotelId: string };
 }

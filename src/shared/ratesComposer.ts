@@ -1,5 +1,5 @@
-import type { InvRateControl, RuleType } from './schemas/inventory';
-import { addDays } from './schemas/inventory';
+import type { InvRateControl, RuleType } from './su/inventory';
+import { addDays, daysOf } from './dates';
 
 /**
  * The rates composer. The provider works by overwrite: a request replaces the WHOLE rule set of a room (or room +
@@ -37,13 +37,6 @@ export interface RuleEdit {
 
 export const targetKey = (t: Target): string =>
   t.level === 'inventory' ? `inv:${t.roomId}` : `rate:${t.roomId}:${t.rateId}`;
-
-/** Every date from `from` to `to`, both included. */
-export function daysOf(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
-  return days;
-}
 
 const canonicalRule = (r: ChannelRule): string => JSON.stringify([r.type ?? null, r.value ?? null, r.closed ?? false]);
 

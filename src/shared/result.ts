@@ -56,3 +56,9 @@ export class AppFailure extends Error {
     this.name = 'AppFailure';
   }
 }
+
+/** The message of anything thrown, for a log line or a status text: never a stack or an object dump. */
+export function errorText(error: unknown): string {
+  if (error instanceof AppFailure) return error.error.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -29,3 +29,9 @@ export function check<S extends z.ZodType>(
   const parsed = schema.safeParse(value);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: validationError(parsed.error) };
 }
+
+/** The argument of a method that takes none. */
+export const noArgs = z.object({}).strict();
+
+/** The argument of a method that names one row by its id. */
+export const idArgSchema = z.object({ id: z.number().int().positive() }).strict();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addDays, localToday } from '../../src/shared/schemas/inventory';
+import { addDays, localToday } from '../../src/shared/dates';
 import { expect, startApp, stopApp, test, type RunningApp } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './pushes';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, localToday } from '../../src/shared/schemas/inventory';
+import { addDays, localToday } from '../../src/shared/dates';
 import { failureOf, startClientOnEmulator } from '../support/clientOnEmulator';
 
 // Each error form of the contract, as the client turns it into one AppError next to the right field.

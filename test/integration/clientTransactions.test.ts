@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, localToday } from '../../src/shared/schemas/inventory';
+import { addDays, localToday } from '../../src/shared/dates';
 import { failureOf, startClientOnEmulator } from '../support/clientOnEmulator';
 
 // The real client against the emulator over loopback: replies, review replies, rules and payments.

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConnectionState, ConnectionTestResult } from '../../src/shared/contract';
+import type { ConnectionState, ConnectionTestResult } from '../../src/shared/connection';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import type { Result } from '../../src/shared/result';
 import { createFileSecretStore } from '../../src/main/secrets/secretStore';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PropertySetup, RateBookView, RateDraft, RatePreview, RatePushRecord } from '../../src/shared/rates';
-import { addDays, localToday } from '../../src/shared/schemas/inventory';
+import type { RateBookView, RateDraft, RatePreview, RatePushRecord } from '../../src/shared/rates';
+import type { PropertySetup } from '../../src/shared/rateSetups';
+import { addDays, localToday } from '../../src/shared/dates';
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
 import { startTestCore } from '../support/core';

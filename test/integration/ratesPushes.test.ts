@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../../src/main/db/database';
 import { createOutbox } from '../../src/main/outbox/outbox';
 import { ratesSender } from '../../src/main/rates/pushes';
 import { createRatesService, RATES_KIND } from '../../src/main/rates/ratesService';
-import type { InvRateControl } from '../../src/shared/schemas/inventory';
+import type { InvRateControl } from '../../src/shared/su/inventory';
 import { AppFailure } from '../../src/shared/result';
 import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxStatus, ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
+import type { ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
+import type { OutboxStatus } from '../../src/shared/outbox';
 import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/main/emulator/controlClient';
 import { startTestCore } from '../support/core';
@@ -169,21 +170,21 @@ describe('replying to reviews', () => {
 
 describe('saved replies', () => {
   it('start with two examples, can be added, edited and deleted, and refuse unknown variables', async () => {
-    const start = await call<{ id: number; title: string }[]>('replies.list');
+    const start = await call<{ id: number; title: string }[]>('savedReplies.list');
     expect(start.map((r) => r.title)).toEqual(['Check-in details', 'Welcome']);
-    const added = await call<{ id: number; title: string; body: string }[]>('replies.save', {
+    const added = await call<{ id: number; title: string; body: string }[]>('savedReplies.save', {
       title: 'Late arrival',
       body: 'No problem, {{guest_first_name}}!',
     });
     const late = added.find((r) => r.title === 'Late arrival')!;
-    const edited = await call<{ id: number; body: string }[]>('replies.save', {
+    const edited = await call<{ id: number; body: string }[]>('savedReplies.save', {
       id: late.id,
       title: 'Late arrival',
       body: 'The key box code follows, {{guest_first_name}}.',
     });
     expect(edited.find((r) => r.id === late.id)!.body).toContain('key box');
-    expect((await call<unknown[]>('replies.delete', { id: late.id })).length).toBe(2);
-    expect(await dispatch('replies.save', { title: 'x', body: 'Hi {{name}}' })).toMatchObject({
+    expect((await call<unknown[]>('savedReplies.delete', { id: late.id })).length).toBe(2);
+    expect(await dispatch('savedReplies.save', { title: 'x', body: 'Hi {{name}}' })).toMatchObject({
       ok: false,
       error: { field: 'body' },
     });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PushStatus } from '../../src/shared/schemas/push';
+import type { PushStatus } from '../../src/shared/push';
 import type { Result } from '../../src/shared/result';
 import type { ThreadPage } from '../../src/shared/inbox';
 import { startTestCore } from '../support/core';

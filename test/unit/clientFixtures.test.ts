@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppFailure } from '../../src/shared/result';
-import { imageAssociateSchema, imageCreateSchema } from '../../src/shared/schemas/images';
-import { invRateControlSchema } from '../../src/shared/schemas/inventory';
-import { messageReplySchema, reviewReplySchema } from '../../src/shared/schemas/messaging';
-import { classifyPush, messagePushSchema, reviewPushSchema } from '../../src/shared/schemas/pushes';
+import { imageAssociateSchema, imageCreateSchema } from '../../src/shared/su/images';
+import { invRateControlSchema } from '../../src/shared/su/inventory';
+import { messageReplySchema, reviewReplySchema } from '../../src/shared/su/messaging';
+import { classifyPush, messagePushSchema, reviewPushSchema } from '../../src/shared/su/pushPayloads';
 import { fixtureText } from '../support/fixtures';
 import { startFixtureProvider, TOKEN_ANSWER } from '../support/fixtureProvider';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, localToday } from '../../src/shared/schemas/inventory';
+import { addDays, localToday } from '../../src/shared/dates';
 import { AppFailure } from '../../src/shared/result';
 import { startFixtureProvider, TOKEN_ANSWER } from '../support/fixtureProvider';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { composerWarnings, fillTemplate, savedReplySchema } from '../../src/shared/composer';
+import { fillTemplate, savedReplySchema } from '../../src/shared/savedReplies';
+import { composerWarnings } from '../../src/shared/inbox';
 
 describe('saved replies', () => {
   it('fill the thread’s values and leave unknown ones visible', () => {

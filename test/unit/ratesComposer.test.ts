@@ -3,14 +3,14 @@ import { applyRanges, type RuleCalendar } from '../../src/main/emulator/calendar
 import {
   applyToBook,
   composeRequest,
-  daysOf,
   targetKey,
   type DaySet,
   type RuleBook,
   type RuleEdit,
   type Target,
 } from '../../src/shared/ratesComposer';
-import { addDays } from '../../src/shared/schemas/inventory';
+import { daysOf } from '../../src/shared/dates';
+import { addDays } from '../../src/shared/dates';
 
 const D0 = '2027-03-01';
 const day = (n: number) => addDays(D0, n);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultingValue } from '../../src/shared/rates';
+import { resultingValue } from '../../src/shared/rateSetups';
 
 describe('the number a channel ends up with', () => {
   it.each([

@@ -1,6 +1,7 @@
 import { runEmulatorCli } from './cli';
+import { errorText } from '../../shared/result';
 
 runEmulatorCli(process.argv.slice(2), process.env).catch((error: unknown) => {
-  console.error(`emulator: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`emulator: ${errorText(error)}`);
   process.exit(1);
 });

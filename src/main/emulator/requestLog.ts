@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorState } from './state';
+import { errorText } from '../../shared/result';
 
 /**
  * Body parsing, error envelopes and the request log shared by both hosts. The raw body is kept so that the log
@@ -65,7 +66,7 @@ export function installBodyParsers(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      const reason = `not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+      const reason = `not valid JSON (${errorText(error)})`;
       done(Object.assign(new Error(reason), { statusCode: 400, field: 'body' }), undefined);
     }
   });

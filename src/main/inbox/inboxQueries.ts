@@ -1,6 +1,15 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { channelName } from '../../shared/channels';
-import type { Delivery, InboxCounts, ReviewItem, ThreadDetail, ThreadPage, ThreadSummary } from '../../shared/inbox';
+import type {
+  CurrentReviewDetail,
+  Delivery,
+  InboxCounts,
+  LegacyReviewDetail,
+  ReviewItem,
+  ThreadDetail,
+  ThreadPage,
+  ThreadSummary,
+} from '../../shared/inbox';
 import type { z } from 'zod';
 import type { threadQuerySchema } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
@@ -81,18 +90,21 @@ function summary(row: ThreadRow): ThreadSummary {
 /** Read side of the inbox: pages of threads, one thread, reviews, counts, read state. */
 export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
   const reviewItem = (r: ReviewRow): ReviewItem => {
-    const detail = JSON.parse(r.detail) as Record<string, unknown>;
+    // The stored JSON is what storeReview wrote for the row's kind.
+    const review =
+      r.kind === 'current'
+        ? { kind: r.kind, detail: JSON.parse(r.detail) as CurrentReviewDetail }
+        : { kind: r.kind, detail: JSON.parse(r.detail) as LegacyReviewDetail };
     return {
       id: r.id,
-      kind: r.kind,
+      ...review,
       channel: r.channel,
       channelName: channelName(r.channel),
       providerReviewId: r.provider_review_id,
       hotelId: r.hotel_id,
       receivedAt: r.received_at,
       unread: r.unread === 1,
-      detail,
-      reply: replyPermission({ kind: r.kind, channel: r.channel, detail, replies: r.replies, now: now() }),
+      reply: replyPermission({ ...review, channel: r.channel, replies: r.replies, now: now() }),
       replies: (
         db
           .prepare(

@@ -1,20 +1,21 @@
 import { channelProfile } from '../../shared/channels';
+import type { CurrentReviewDetail, LegacyReviewDetail } from '../../shared/inbox';
 
 /**
  * Whether a review may be answered, with the reason in the owner's words when not (spec 2.6–2.9 and
  * provider-notes): the provider's own eligibility flag; Booking.com allows one reply, and not to a score-only
  * review; legacy Airbnb replies only to reviews written by a guest with a booking, within the response window.
  */
-export function replyPermission(review: {
-  kind: 'current' | 'legacy';
-  channel: string;
-  detail: Record<string, unknown>;
-  replies: number;
-  now: number;
-}): { allowed: true } | { allowed: false; reason: string } {
+export function replyPermission(
+  review: ({ kind: 'current'; detail: CurrentReviewDetail } | { kind: 'legacy'; detail: LegacyReviewDetail }) & {
+    channel: string;
+    replies: number;
+    now: number;
+  },
+): { allowed: true } | { allowed: false; reason: string } {
   const name = channelProfile(review.channel).name;
-  const d = review.detail;
   if (review.kind === 'current') {
+    const d = review.detail;
     if (d.eligibleToReply === false) return { allowed: false, reason: `${name} says this review cannot be answered.` };
     if (review.channel === '19' && review.replies > 0) {
       return {
@@ -27,6 +28,7 @@ export function replyPermission(review: {
     }
     return { allowed: true };
   }
+  const d = review.detail;
   // Spec 2.9: only reviews initiated by the guest; a review that does not say who wrote it is not assumed to be.
   if (d.reviewerRole !== 'guest') {
     return { allowed: false, reason: 'Only reviews written by a guest can be answered on Airbnb.' };

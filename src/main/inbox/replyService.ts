@@ -6,7 +6,7 @@ import {
   type LegacyReviewReply,
   type MessageReply,
   type ReviewReply,
-} from '../../shared/schemas/messaging';
+} from '../../shared/su/messaging';
 import { validationError } from '../../shared/validation';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
@@ -66,7 +66,6 @@ export function createReplyService(deps: {
   /** A review reply's outbox kind and payload, checked before anything is written. */
   function reviewPayload(reviewId: number, body: string) {
     const review = inbox.review(reviewId);
-    const d = review.detail;
     const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
     if (review.kind === 'current') {
       return {
@@ -75,7 +74,7 @@ export function createReplyService(deps: {
         payload: checked<ReviewReply>(reviewReplySchema, {
           hotel_id: review.hotelId ?? undefined,
           channel_id: review.channel,
-          channel_property_id: text(d.channelPropertyId),
+          channel_property_id: text(review.detail.channelPropertyId),
           channel_review_id: review.providerReviewId,
           review_reply: body,
         }),
@@ -89,7 +88,7 @@ export function createReplyService(deps: {
         channelid: '244',
         replytext: body,
         reviewid: review.providerReviewId,
-        listingid: text(d.listingId),
+        listingid: text(review.detail.listingId),
       }),
     } as const;
   }

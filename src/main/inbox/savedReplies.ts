@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { SavedReply } from '../../shared/composer';
+import type { SavedReply } from '../../shared/savedReplies';
 import { AppFailure } from '../../shared/result';
 
 /** Saved replies with {{variables}}, filled in by the composer for each thread. */

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { BookingInfo, GuestInfo } from '../../shared/inbox';
-import type { MessagePush } from '../../shared/schemas/pushes';
+import type { MessagePush } from '../../shared/su/pushPayloads';
 
 /** The conversation a message belongs to: 244 by thread id, 19 and 9 by booking id. */
 export const threadKeyOf = (push: Pick<MessagePush, 'channel_id' | 'threadid' | 'bookingid'>) =>

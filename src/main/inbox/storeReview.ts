@@ -1,41 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { LegacyReviewPush, ReviewPush } from '../../shared/schemas/pushes';
+import type { CurrentReviewDetail, LegacyReviewDetail } from '../../shared/inbox';
+import type { LegacyReviewPush, ReviewPush } from '../../shared/su/pushPayloads';
 
 /** How far a review has come; a repost with an earlier status never replaces a later one. */
 const STATUS_RANK: Record<string, number> = { created: 1, in_review: 2, published: 3 };
-
-/** A current review (19, 9) in the owner's words. */
-export interface CurrentReviewDetail {
-  title: string | null;
-  positive: string | null;
-  negative: string | null;
-  scores: Record<string, number | null>;
-  status: string | null;
-  date: string | null;
-  type: string | null;
-  eligibleToReply: boolean | null;
-  revieweeName: string | null;
-  channelPropertyId: string | null;
-  bookingId: string | null;
-}
-
-/** A legacy Airbnb review in the owner's words. */
-export interface LegacyReviewDetail {
-  action: string | null;
-  publicReview: string | null;
-  privateFeedback: string | null;
-  ratings: unknown;
-  reviewerRole: string | null;
-  revieweeRole: string | null;
-  reviewerId: string | null;
-  hidden: boolean | null;
-  submitted: boolean | null;
-  submittedAt: string | null;
-  expiresAt: string | null;
-  bookingId: string | null;
-  listingId: string | null;
-  guestFirstName: string | null;
-}
 
 type Stored = { reviewId: number; created: boolean } | null;
 

@@ -1,4 +1,4 @@
-import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
+import { AppFailure, ErrorCode, type AppError, errorText } from '../../shared/result';
 
 /**
  * What an attempt's outcome means for the item (RELIABILITY 12 and 14):
@@ -31,7 +31,7 @@ export function classify(error: AppError): FailureKind {
 /** The AppError a sender failed with. A sender that threw anything else had a bug, possibly after sending. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppFailure) return error.error;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return {
     code: ErrorCode.Internal,
     message: `Sending failed unexpectedly (${detail}); it may or may not have reached the provider.`,

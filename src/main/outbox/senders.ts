@@ -1,4 +1,4 @@
-import type { LegacyReviewReply, MessageReply, ReviewReply } from '../../shared/schemas/messaging';
+import type { LegacyReviewReply, MessageReply, ReviewReply } from '../../shared/su/messaging';
 import type { ProviderClient } from '../provider/client';
 
 /** The outbox kinds of issue 4's replies (spec endpoints 6, 7 and 8). */

@@ -1,8 +1,14 @@
 import type { z } from 'zod';
-import { classifyPush, legacyReviewPushSchema, messagePushSchema, reviewPushSchema } from '../../shared/schemas/pushes';
+import {
+  classifyPush,
+  legacyReviewPushSchema,
+  messagePushSchema,
+  reviewPushSchema,
+} from '../../shared/su/pushPayloads';
 import type { Database } from '../db/database';
 import { storeMessage } from '../inbox/storeMessage';
 import { storeLegacyReview, storeReview } from '../inbox/storeReview';
+import { errorText } from '../../shared/result';
 
 export type PushKind = 'message' | 'review' | 'legacy-review';
 
@@ -108,7 +114,7 @@ export function ingestPush(database: Database, rawBody: string, now: number): In
     } catch (error) {
       db.exec('ROLLBACK TO store_push');
       db.exec('RELEASE store_push');
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorText(error);
       return quarantine(kind, `Innkeeper could not file this ${kind}: ${why}`);
     }
   });

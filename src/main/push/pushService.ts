@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { PushSettingsInput, PushStatus, QuarantinedPush } from '../../shared/schemas/push';
-import { AppFailure } from '../../shared/result';
+import type { PushSettingsInput, PushStatus, QuarantinedPush } from '../../shared/push';
+import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import type { SecretStore } from '../secrets/secretStore';
 import type { SettingsStore } from '../settings/settingsStore';
@@ -84,10 +84,7 @@ export function createPushService(deps: PushServiceDeps) {
       }
     } catch (e) {
       running = null;
-      error =
-        e instanceof AppFailure
-          ? e.error.message
-          : `The listener could not start: ${e instanceof Error ? e.message : String(e)}`;
+      error = e instanceof AppFailure ? e.error.message : `The listener could not start: ${errorText(e)}`;
     }
   }
 

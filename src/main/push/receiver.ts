@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppFailure } from '../../shared/result';
+import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import { basicAuthMatches, type PushCredentials } from './basicAuth';
 import { ACKNOWLEDGEMENT, ingestPush, type IngestResult } from './ingest';
@@ -80,7 +80,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     try {
       result = ingestPush(options.database, raw, now());
     } catch (error) {
-      console.error(`push could not be stored: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`push could not be stored: ${errorText(error)}`);
       return reply.code(503).send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
     }
     if (options.onIngested) setImmediate(() => options.onIngested!(result));

@@ -1,5 +1,5 @@
-import { AppFailure } from '../../shared/result';
-import type { TunnelStatus } from '../../shared/schemas/push';
+import { errorText } from '../../shared/result';
+import type { TunnelStatus } from '../../shared/push';
 import type { Database } from '../db/database';
 import type { TunnelProvider, Tunnel } from './tunnel';
 import { createUptimeLog } from './uptime';
@@ -38,8 +38,7 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
         status = { enabled: true, state: 'up', url: tunnel.url, error: null };
       } catch (error) {
         tunnel = null;
-        const raw =
-          error instanceof AppFailure ? error.error.message : error instanceof Error ? error.message : String(error);
+        const raw = errorText(error);
         // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"); it never leaves here.
         const message = raw.split(options.authtoken).join('[authtoken]');
         status = { enabled: true, state: 'failed', url: null, error: `The tunnel could not open: ${message}` };

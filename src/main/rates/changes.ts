@@ -1,6 +1,7 @@
 import { applyEdits, sameRule, type DaySet, type RuleBook, type RuleEdit } from '../../shared/ratesComposer';
 import { channelName } from '../../shared/channels';
-import { resultingValue, type PropertySetup, type RateDayChange } from '../../shared/rates';
+import { type RateDayChange } from '../../shared/rates';
+import { resultingValue, type PropertySetup } from '../../shared/rateSetups';
 
 /** Target key → day → the day's full rule set. */
 export type Snapshot = Record<string, Record<string, DaySet>>;

@@ -1,5 +1,5 @@
 import { AppFailure } from '../../shared/result';
-import { invRateControlSchema, type InvRateControl } from '../../shared/schemas/inventory';
+import { invRateControlSchema, type InvRateControl } from '../../shared/su/inventory';
 import { validationError } from '../../shared/validation';
 import type { RatePushRecord } from '../../shared/rates';
 import {

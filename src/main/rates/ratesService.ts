@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { AppFailure } from '../../shared/result';
-import { localToday } from '../../shared/schemas/inventory';
+import { localToday } from '../../shared/dates';
 import { validationError } from '../../shared/validation';
 import {
   dropPastDays,
   rateDraftSchema,
-  type PropertySetup,
-  type PropertySetupInput,
   type RateBookView,
   type RateDraftInput,
   type RatePreview,
 } from '../../shared/rates';
+import { type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
 import { composeRequest, targetKey, type DaySet, type RuleEdit } from '../../shared/ratesComposer';

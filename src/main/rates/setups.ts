@@ -1,5 +1,5 @@
 import { AppFailure } from '../../shared/result';
-import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rates';
+import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
 import { targetKey, type RuleEdit } from '../../shared/ratesComposer';
 import { channelName } from '../../shared/channels';
 import { validationError } from '../../shared/validation';

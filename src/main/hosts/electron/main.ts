@@ -8,6 +8,7 @@ import { EVENT_CHANNEL, isAppMainFrame, registerIpcGateway } from './ipcGateway'
 import { safeStorageCodec } from './secretCodec';
 import { createTray, showNativeNotification } from './tray';
 import { createMainWindow, rendererUrl } from './window';
+import { errorText } from '../../../shared/result';
 
 // The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
 let window: BrowserWindow | null = null;
@@ -91,6 +92,6 @@ app.on('activate', () => {
 app.on('before-quit', () => void core?.close());
 
 function fatal(error: unknown): void {
-  console.error(`Innkeeper could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Innkeeper could not start: ${errorText(error)}`);
   app.exit(1);
 }

@@ -6,6 +6,7 @@ import { readRuntimeConfig } from '../../paths';
 import { createFileSecretStore } from '../../secrets/secretStore';
 import { createConfSettingsStore } from '../../settings/settingsStore';
 import { startWebHost } from './webHost';
+import { errorText } from '../../../shared/result';
 
 /** `npm run web`: the core under plain Node, served to a browser on 127.0.0.1. */
 async function main(): Promise<void> {
@@ -42,6 +43,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`Innkeeper could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Innkeeper could not start: ${errorText(error)}`);
   process.exit(1);
 });

@@ -5,7 +5,7 @@ import {
   type ImageAssociate,
   type ImageCreate,
   type ImageRetrieve,
-} from '../../../shared/schemas/images';
+} from '../../../shared/su/images';
 import { isObject, isSuccess } from '../envelope';
 import { callEndpoint, pick, type ProviderContext } from '../request';
 

@@ -1,4 +1,5 @@
-import { invRateControlSchema, localToday, type InvRateControl } from '../../../shared/schemas/inventory';
+import { invRateControlSchema, type InvRateControl } from '../../../shared/su/inventory';
+import { localToday } from '../../../shared/dates';
 import { isSuccess } from '../envelope';
 import { callEndpoint, pathInText, pick, type ProviderContext } from '../request';
 

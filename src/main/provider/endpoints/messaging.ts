@@ -1,5 +1,5 @@
 import { encodeReplyLineBreaks } from '../../../shared/channels';
-import { messageReplySchema, type MessageReply } from '../../../shared/schemas/messaging';
+import { messageReplySchema, type MessageReply } from '../../../shared/su/messaging';
 import { isSuccess } from '../envelope';
 import { callEndpoint, fieldByKeywords, pick, type ProviderContext } from '../request';
 

@@ -1,4 +1,4 @@
-import { notificationsRequestSchema, type NotificationsRequest } from '../../../shared/schemas/images';
+import { notificationsRequestSchema, type NotificationsRequest } from '../../../shared/su/images';
 import { isObject, resultFlag } from '../envelope';
 import { callEndpoint, type ProviderContext } from '../request';
 

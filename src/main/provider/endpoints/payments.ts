@@ -7,7 +7,7 @@ import {
   type PaymentLink,
   type TransactionStatusRequest,
   type WidgetLink,
-} from '../../../shared/schemas/payments';
+} from '../../../shared/su/payments';
 import { isObject, isSuccess } from '../envelope';
 import { callEndpoint, pick, type ProviderContext } from '../request';
 

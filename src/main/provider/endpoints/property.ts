@@ -1,5 +1,5 @@
-import { facilitySetSchema, type FacilitySet } from '../../../shared/schemas/facilities';
-import { propertyUpdateSchema, type PropertyUpdate } from '../../../shared/schemas/property';
+import { facilitySetSchema, type FacilitySet } from '../../../shared/su/facilities';
+import { propertyUpdateSchema, type PropertyUpdate } from '../../../shared/su/property';
 import { isSuccess } from '../envelope';
 import { callEndpoint, pathInText, pick, type ProviderContext } from '../request';
 

@@ -3,7 +3,7 @@ import {
   reviewReplySchema,
   type LegacyReviewReply,
   type ReviewReply,
-} from '../../../shared/schemas/messaging';
+} from '../../../shared/su/messaging';
 import { isSuccess } from '../envelope';
 import { callEndpoint, fieldByKeywords, pick, type ProviderContext } from '../request';
 

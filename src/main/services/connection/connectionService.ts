@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ConnectionState, ConnectionTestResult } from '../../../shared/contract';
+import type { ConnectionState, ConnectionTestResult } from '../../../shared/connection';
 import { ENVIRONMENTS, type Environment } from '../../../shared/environments';
 import { AppFailure, ErrorCode, type AppError } from '../../../shared/result';
-import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/schemas/connection';
+import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/connection';
 import type { Database } from '../../db/database';
 import type { EventBus } from '../../events';
 import { issueToken, validateToken } from '../../provider/auth';

@@ -1,7 +1,7 @@
 import { clientIdFromDomain } from '../../../shared/clientId';
-import type { ConnectionProfileView } from '../../../shared/contract';
+import type { ConnectionProfileView } from '../../../shared/connection';
 import { DEFAULT_BASE_URLS, DEMO_CREDENTIALS, ENVIRONMENTS, type Environment } from '../../../shared/environments';
-import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/schemas/connection';
+import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/connection';
 import type { SecretStore } from '../../secrets/secretStore';
 import type { SettingsStore } from '../../settings/settingsStore';
 

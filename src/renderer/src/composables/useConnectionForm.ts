@@ -1,12 +1,12 @@
 import { computed, reactive, ref, watch, type Ref } from 'vue';
-import type { ConnectionState } from '../../../shared/contract';
+import type { ConnectionState } from '../../../shared/connection';
 import type { Environment } from '../../../shared/environments';
 import {
   connectionProfileInputSchema,
   SECRET_NAMES,
   type ConnectionProfileInput,
   type SecretName,
-} from '../../../shared/schemas/connection';
+} from '../../../shared/connection';
 import type { AppError } from '../../../shared/result';
 import { check } from '../../../shared/validation';
 

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ConnectionState, ConnectionTestResult } from '../../../shared/contract';
+import type { ConnectionState, ConnectionTestResult } from '../../../shared/connection';
 import type { Environment } from '../../../shared/environments';
-import type { ConnectionProfileInput } from '../../../shared/schemas/connection';
+import type { ConnectionProfileInput } from '../../../shared/connection';
 import type { AppError } from '../../../shared/result';
 import { api } from '../api';
 

@@ -1,16 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import {
-  dropPastDays,
-  type PropertySetup,
-  type PropertySetupInput,
-  type RateBookView,
-  type RatePreview,
-  type RatePushRecord,
-} from '../../../shared/rates';
+import { dropPastDays, type RateBookView, type RatePreview, type RatePushRecord } from '../../../shared/rates';
+import { type PropertySetup, type PropertySetupInput } from '../../../shared/rateSetups';
 import type { RuleEdit } from '../../../shared/ratesComposer';
 import type { AppError } from '../../../shared/result';
-import { localToday } from '../../../shared/schemas/inventory';
+import { localToday } from '../../../shared/dates';
 import { api } from '../api';
 import { useOutboxStore } from './outbox';
 

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import { savedReplySchema, type SavedReply, type SavedReplyInput } from '../../../shared/composer';
+import { savedReplySchema, type SavedReply, type SavedReplyInput } from '../../../shared/savedReplies';
 import type { AppError } from '../../../shared/result';
 import { check } from '../../../shared/validation';
 import { api } from '../api';
@@ -12,7 +12,7 @@ export const useSavedRepliesStore = defineStore('savedReplies', () => {
   const busy = ref(false);
 
   async function load() {
-    const result = await api?.['replies.list']({});
+    const result = await api?.['savedReplies.list']({});
     if (!result) return;
     if (result.ok) {
       list.value = result.value;
@@ -25,12 +25,12 @@ export const useSavedRepliesStore = defineStore('savedReplies', () => {
     // Checked here first with the core's own schema, so every field's problem shows at once without a round trip.
     const checked = check(savedReplySchema, input);
     if (!checked.ok) return checked.error;
-    return run(() => api!['replies.save'](checked.value));
+    return run(() => api!['savedReplies.save'](checked.value));
   }
 
-  const remove = (id: number) => run(() => api!['replies.delete']({ id }));
+  const remove = (id: number) => run(() => api!['savedReplies.delete']({ id }));
 
-  async function run(call: () => ReturnType<NonNullable<typeof api>['replies.list']>): Promise<AppError | null> {
+  async function run(call: () => ReturnType<NonNullable<typeof api>['savedReplies.list']>): Promise<AppError | null> {
     if (!api) return null;
     busy.value = true;
     try {

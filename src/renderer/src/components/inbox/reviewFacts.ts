@@ -1,8 +1,9 @@
-import type { ReviewItem } from '../../../../shared/inbox';
+import type { CurrentReviewDetail, LegacyReviewDetail, ReviewItem } from '../../../../shared/inbox';
 import { humanize } from './format';
 
-// The core files reviews as JSON in the owner's words (CurrentReviewDetail, LegacyReviewDetail in the core);
-// the renderer reads that JSON defensively, field by field, so an odd push never breaks the screen.
+// The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a push brought is
+// still read defensively, field by field (a score may be text, ratings come in four shapes), so an odd push
+// never breaks the screen.
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
@@ -25,7 +26,7 @@ export interface CurrentReview {
   bookingId: string | null;
 }
 
-export function currentReview(d: Record<string, unknown>): CurrentReview {
+export function currentReview(d: CurrentReviewDetail): CurrentReview {
   const raw = d.scores && typeof d.scores === 'object' ? (d.scores as Record<string, unknown>) : {};
   const scores = Object.entries(raw)
     .map(([category, score]) => ({ category, score: num(score) }))
@@ -104,7 +105,7 @@ function ratingsOf(raw: unknown): { ratings: Rating[]; text: string | null } {
   return { ratings: [], text: null };
 }
 
-export function legacyReview(d: Record<string, unknown>): LegacyReview {
+export function legacyReview(d: LegacyReviewDetail): LegacyReview {
   const { ratings, text: ratingsText } = ratingsOf(d.ratings);
   return {
     action: text(d.action),
@@ -160,8 +161,11 @@ export function reviewDate(item: ReviewItem): number {
 
 /** A line to recognise the review by in the list. */
 export function reviewPreview(item: ReviewItem): string {
+  if (item.kind === 'current') {
+    const d = item.detail;
+    return text(d.title) ?? text(d.positive) ?? text(d.negative) ?? 'Scores only';
+  }
   const d = item.detail;
-  if (item.kind === 'current') return text(d.title) ?? text(d.positive) ?? text(d.negative) ?? 'Scores only';
   return text(d.publicReview) ?? (text(d.privateFeedback) ? 'Private feedback only' : 'Ratings only');
 }
 

@@ -1,5 +1,6 @@
 import { channelName } from '../../../../shared/channels';
-import { resultingValue, type PropertySetup, type RateBookView } from '../../../../shared/rates';
+import { type RateBookView } from '../../../../shared/rates';
+import { resultingValue, type PropertySetup } from '../../../../shared/rateSetups';
 import { applyEdits, sameRule, type DaySet, type RuleEdit } from '../../../../shared/ratesComposer';
 import type { CellView, GridGroup } from './grid';
 

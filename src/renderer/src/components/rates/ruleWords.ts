@@ -1,7 +1,9 @@
 import { channelName } from '../../../../shared/channels';
-import type { PropertySetup, RateDayChange, DayRule } from '../../../../shared/rates';
+import type { RateDayChange, DayRule } from '../../../../shared/rates';
+import type { PropertySetup } from '../../../../shared/rateSetups';
 import type { RuleEdit, Target } from '../../../../shared/ratesComposer';
-import { addDays, type RuleType } from '../../../../shared/schemas/inventory';
+import { type RuleType } from '../../../../shared/su/inventory';
+import { addDays } from '../../../../shared/dates';
 
 /** How the Rates screen writes rules, targets and dates in the owner's words. */
 

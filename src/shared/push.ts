@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idArgSchema, noArgs } from './validation';
 
 /** The partner credentials the provider uses for pushes: the owner chooses them and gives them to Su. */
 export const pushSettingsInputSchema = z
@@ -103,4 +104,23 @@ export interface QuarantinedPush {
   reason: string;
   /** The body exactly as received (possibly long). */
   body: string;
+}
+
+/** The push listener's slice of the contract. */
+export const pushMethods = {
+  'push.status': noArgs,
+  'push.save': pushSettingsInputSchema,
+  'push.quarantine': noArgs,
+  'push.dismissQuarantined': idArgSchema,
+} as const;
+
+export interface PushResults {
+  'push.status': PushStatus;
+  'push.save': PushStatus;
+  'push.quarantine': QuarantinedPush[];
+  'push.dismissQuarantined': PushStatus;
+}
+
+export interface PushEvents {
+  'push.changed': PushStatus;
 }

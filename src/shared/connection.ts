@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ENVIRONMENTS } from '../environments';
+import { ENVIRONMENTS, type Environment } from './environments';
+import { noArgs } from './validation';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -97,3 +98,75 @@ export const connectionProfileInputSchema = z
   });
 export type ConnectionProfileInput = z.input<typeof connectionProfileInputSchema>;
 export type ConnectionProfile = z.output<typeof connectionProfileInputSchema>;
+
+/** One environment's saved connection settings, as the renderer may see them: no secret values. */
+export interface ConnectionProfileView {
+  environment: Environment;
+  mainBaseUrl: string;
+  tokenBaseUrl: string;
+  domain: string;
+  /** base64 of the domain, sent as the `client-id` header. */
+  clientId: string;
+  facilityAppId: string;
+  paymentApiName: string;
+  notificationUser: string;
+  /** Whether each secret is stored. SECURITY: never the value. */
+  secretsSet: Record<SecretName, boolean>;
+  /** False until the owner saved this profile at least once. */
+  saved: boolean;
+}
+
+/** The token the app holds for the active environment. */
+export interface TokenStatus {
+  environment: Environment;
+  /** Epoch milliseconds when the token stops being valid. */
+  expiresAt: number;
+}
+
+/** Everything the Connection screen shows. */
+export interface ConnectionState {
+  active: Environment;
+  profiles: Record<Environment, ConnectionProfileView>;
+  token: TokenStatus | null;
+  /** True until the owner saved any connection: the app runs on the demo provider meanwhile. */
+  firstRun: boolean;
+  /** The environment the owner saved last (null before the first save); differs from `active` under INNKEEPER_DEMO. */
+  savedActive: Environment | null;
+  /** Set when the app was started with INNKEEPER_DEMO=1: the active environment is demo for this run. */
+  demoForced: boolean;
+  /** Stored secrets that could not be decrypted (keychain changed): the owner must enter them again. */
+  unreadableSecrets: { environment: Environment; name: SecretName }[];
+}
+
+/** What a successful "Test connection" found. */
+export interface ConnectionTestResult {
+  environment: Environment;
+  /** Epoch milliseconds when the issued token expires. */
+  tokenExpiresAt: number;
+  /** Seconds of validity the provider announced (`expire_in`). */
+  expiresInSeconds: number;
+  /** True when the token was accepted by the validation endpoint (pmsproperty). */
+  validated: true;
+  /** Number of properties the validation endpoint listed, when it listed any. */
+  propertyCount: number | null;
+  checkedAt: number;
+}
+
+/** The connection's slice of the contract: method → argument schema. */
+export const connectionMethods = {
+  'connection.get': noArgs,
+  'connection.save': connectionProfileInputSchema,
+  'connection.test': connectionProfileInputSchema,
+  'connection.discardToken': z.object({ environment: z.enum(ENVIRONMENTS) }).strict(),
+} as const;
+
+export interface ConnectionResults {
+  'connection.get': ConnectionState;
+  'connection.save': ConnectionState;
+  'connection.test': ConnectionTestResult;
+  'connection.discardToken': ConnectionState;
+}
+
+export interface ConnectionEvents {
+  'connection.changed': ConnectionState;
+}

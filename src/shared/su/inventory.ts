@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addDays, localToday } from '../dates';
 import { dateSchema, hotelIdSchema, idSchema } from './common';
 
 /** How far ahead rules may be set (provider-notes: 500 days). */
@@ -6,19 +7,6 @@ export const MAX_DAYS_AHEAD = 500;
 
 export const RULE_TYPES = ['Fixed', 'Increase', 'Decrease', 'Multiply'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
-
-/** Adds `days` to a YYYY-MM-DD date. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/** Today's date on this computer, YYYY-MM-DD (the owner's calendar day). */
-export function localToday(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 const channelCodes = z
   .array(

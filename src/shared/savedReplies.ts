@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelProfile } from './channels';
+import { idArgSchema, noArgs } from './validation';
 
 /** The variables a saved reply can use, written {{name}} in its text. */
 export const TEMPLATE_VARIABLES = {
@@ -48,30 +48,13 @@ export interface SavedReply {
   updatedAt: number;
 }
 
-const LINK = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(?:com|net|org|io|co|info|biz)\b(?:\/\S*)?/i;
-const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
-const PHONE = /(?:\+|\b00)\d[\d\s().-]{6,}\d|\b\d{3}[\s.-]?\d{3}[\s.-]?\d{3,4}\b/;
+/** The saved replies' slice of the contract: each call answers with the whole list. */
+export const savedRepliesMethods = {
+  'savedReplies.list': noArgs,
+  'savedReplies.save': savedReplySchema,
+  'savedReplies.delete': idArgSchema,
+} as const;
 
-/**
- * What a channel will block or filter in a reply, said before sending (provider-notes, "Channel rules owners trip
- * over"): Booking.com allows links only when whitelisted; Airbnb filters links, phone numbers and e-mail
- * addresses in conversations without a booking.
- */
-export function composerWarnings(thread: { channel: string; hasBooking: boolean }, text: string): string[] {
-  const warnings: string[] = [];
-  const name = channelProfile(thread.channel).name;
-  if (thread.channel === '19' && LINK.test(text)) {
-    warnings.push(`${name} only delivers links that are whitelisted in your extranet; this one may be removed.`);
-  }
-  if (thread.channel === '244' && !thread.hasBooking) {
-    const found = [
-      LINK.test(text) && 'links',
-      EMAIL.test(text) && 'e-mail addresses',
-      PHONE.test(text) && 'phone numbers',
-    ].filter(Boolean);
-    if (found.length) {
-      warnings.push(`${name} removes ${found.join(' and ')} from messages to guests who have not booked yet.`);
-    }
-  }
-  return warnings;
-}
+export type SavedRepliesResults = {
+  [M in keyof typeof savedRepliesMethods]: SavedReply[];
+};
