@@ -9,7 +9,7 @@ import { startApp, type RunningApp } from './app';
 // Pushes as Su sends them, posted straight to the app's push listener (the in-process demo emulator cannot be
 // reached from here): the provider's own fixture bodies with fresh ids, and 19/9 messages built from spec 2.4.
 
-const fixtureDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'su');
+const fixtureDir = join(import.meta.dirname, '..', 'fixtures', 'su');
 const fixture = (name: string) => JSON.parse(readFileSync(join(fixtureDir, name), 'utf8')) as Record<string, unknown>;
 
 let counter = 0;
