@@ -20,7 +20,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/hosts/electron/main.ts'),
           web: resolve('src/main/hosts/web/main.ts'),
-          emulator: resolve('src/main/emulator/main.ts'),
+          emulator: resolve('src/emulator/main.ts'),
         },
       },
     },

@@ -9,7 +9,7 @@ import { chromiumLaunch } from '../playwright.config';
 import { openDatabase } from '../src/main/db/database';
 import { createOutbox } from '../src/main/outbox/outbox';
 import { createRatesService, RATES_KIND, type RatesSenders } from '../src/main/rates/ratesService';
-import { createConfSettingsStore } from '../src/main/settings/settingsStore';
+import { createConfSettingsStore } from '../src/main/config/settingsStore';
 import type { PropertySetupInput } from '../src/shared/rateSetups';
 import { applyToBook, type ChannelRule, type RuleEdit, type Target } from '../src/shared/ratesComposer';
 import { MAX_DAYS_AHEAD } from '../src/shared/su/inventory';

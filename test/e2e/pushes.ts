@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
-import { startEmulator, type RunningEmulator } from '../../src/main/emulator/emulator';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
 import { startApp, type RunningApp } from './app';
 
 // Pushes as Su sends them, posted straight to the app's push listener (the in-process demo emulator cannot be

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionState, ConnectionTestResult } from '../../src/shared/connection';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import type { Result } from '../../src/shared/result';
-import { createFileSecretStore } from '../../src/main/secrets/secretStore';
+import { createFileSecretStore } from '../../src/main/config/secretStore';
 import { startTestCore } from '../support/core';
 import { tempDir } from '../support/tempDir';
 

@@ -3,7 +3,7 @@ import type { ContractEvents } from '../../src/shared/contract';
 import type { InboxCounts, LegacyReviewDetail, ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
 import type { PushStatus } from '../../src/shared/push';
 import type { Result } from '../../src/shared/result';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { replyPermission } from '../../src/main/inbox/replyRules';
 import { startTestCore } from '../support/core';
 

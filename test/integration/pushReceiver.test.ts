@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
-import { startEmulator } from '../../src/main/emulator/emulator';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { startEmulator } from '../../src/emulator/emulator';
 import { startPushReceiver } from '../../src/main/push/receiver';
 import { openDatabase } from '../../src/main/db/database';
 import { fixtureText } from '../support/fixtures';

@@ -3,7 +3,7 @@ import type { RateBookView, RateDraft, RatePreview, RatePushRecord } from '../..
 import type { PropertySetup } from '../../src/shared/rateSetups';
 import { addDays, localToday } from '../../src/shared/dates';
 import type { Result } from '../../src/shared/result';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
 import type { OutboxStatus } from '../../src/shared/outbox';
 import type { Result } from '../../src/shared/result';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 

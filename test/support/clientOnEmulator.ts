@@ -1,8 +1,8 @@
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { AppFailure, type AppError } from '../../src/shared/result';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
-import { startEmulator } from '../../src/main/emulator/emulator';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { startEmulator } from '../../src/emulator/emulator';
 import { issueToken } from '../../src/main/provider/auth';
 import { createProviderClient } from '../../src/main/provider/client';
 import { createHostClient } from '../../src/main/provider/http';

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { startCoreWithDemo } from '../../src/main/core';
 import type { TunnelProvider } from '../../src/main/push/tunnel';
-import { createFileSecretStore } from '../../src/main/secrets/secretStore';
-import { createConfSettingsStore } from '../../src/main/settings/settingsStore';
+import { createFileSecretStore } from '../../src/main/config/secretStore';
+import { createConfSettingsStore } from '../../src/main/config/settingsStore';
 import { tempDir } from './tempDir';
 
 /**

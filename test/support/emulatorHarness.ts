@@ -1,7 +1,7 @@
 import { clientIdFromDomain } from '../../src/shared/clientId';
-import { createEmulatorControl } from '../../src/main/emulator/controlClient';
-import { startEmulator } from '../../src/main/emulator/emulator';
-import type { EmulatorOptions } from '../../src/main/emulator/options';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { startEmulator } from '../../src/emulator/emulator';
+import type { EmulatorOptions } from '../../src/emulator/options';
 
 /** An HTTP answer as tests look at it: status and the parsed body (text when it is not JSON). */
 export interface Answer<T = unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRanges, type RuleCalendar } from '../../src/main/emulator/calendar';
+import { applyRanges, type RuleCalendar } from '../../src/emulator/calendar';
 import {
   applyToBook,
   composeRequest,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { AppFailure } from '../../src/shared/result';
-import { startEmulator, type RunningEmulator } from '../../src/main/emulator/emulator';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
 import { issueToken, validateToken } from '../../src/main/provider/auth';
 import { createHostClient } from '../../src/main/provider/http';
 import { createTokenManager } from '../../src/main/provider/tokenManager';

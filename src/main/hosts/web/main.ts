@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startCoreWithDemo } from '../../core';
-import { readRuntimeConfig } from '../../paths';
-import { createFileSecretStore } from '../../secrets/secretStore';
-import { createConfSettingsStore } from '../../settings/settingsStore';
+import { readRuntimeConfig } from '../../config/runtimeConfig';
+import { createFileSecretStore } from '../../config/secretStore';
+import { createConfSettingsStore } from '../../config/settingsStore';
 import { startWebHost } from './webHost';
 import { errorText } from '../../../shared/result';
 

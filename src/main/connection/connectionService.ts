@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { ConnectionState, ConnectionTestResult } from '../../../shared/connection';
-import { ENVIRONMENTS, type Environment } from '../../../shared/environments';
-import { AppFailure, ErrorCode, type AppError } from '../../../shared/result';
-import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/connection';
-import type { Database } from '../../db/database';
-import type { EventBus } from '../../events';
-import { issueToken, validateToken } from '../../provider/auth';
-import { createProviderClient, type ProviderClient } from '../../provider/client';
-import { createHostClient } from '../../provider/http';
-import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../../provider/tokenManager';
-import type { SecretStore } from '../../secrets/secretStore';
+import type { ConnectionState, ConnectionTestResult } from '../../shared/connection';
+import { ENVIRONMENTS, type Environment } from '../../shared/environments';
+import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
+import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
+import type { Database } from '../db/database';
+import type { EventBus } from '../gateway/events';
+import { issueToken, validateToken } from '../provider/auth';
+import { createProviderClient, type ProviderClient } from '../provider/client';
+import { createHostClient } from '../provider/http';
+import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../provider/tokenManager';
+import type { SecretStore } from '../config/secretStore';
 import { secretKey, type ProfileStore, type ResolvedProfile } from './profiles';
 
 export interface ConnectionServiceDeps {

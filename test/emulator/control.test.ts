@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/main/emulator/calendar';
+import { addDays } from '../../src/emulator/calendar';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 
 /** The emulator's own control API (not part of Su): seeded ids, calendar queries, clock, partner endpoint. */

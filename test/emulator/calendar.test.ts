@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, baseRateOn } from '../../src/main/emulator/calendar';
+import { addDays, baseRateOn } from '../../src/emulator/calendar';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 import { fixtureText } from '../support/fixtures';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { clientIdFromDomain } from '../../shared/clientId';
+import { clientIdFromDomain } from '../shared/clientId';
 import type { EmulatorState } from './state';
 
 const header = (request: FastifyRequest, name: string): string | undefined => {

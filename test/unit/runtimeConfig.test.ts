@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDataDir, readRuntimeConfig } from '../../src/main/paths';
+import { defaultDataDir, readRuntimeConfig } from '../../src/main/config/runtimeConfig';
 import { clientIdFromDomain, domainFromClientId } from '../../src/shared/clientId';
 
 describe('runtime configuration from the environment', () => {

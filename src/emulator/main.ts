@@ -1,5 +1,5 @@
 import { runEmulatorCli } from './cli';
-import { errorText } from '../../shared/result';
+import { errorText } from '../shared/result';
 
 runEmulatorCli(process.argv.slice(2), process.env).catch((error: unknown) => {
   console.error(`emulator: ${errorText(error)}`);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorState } from './state';
-import { errorText } from '../../shared/result';
+import { errorText } from '../shared/result';
 
 /**
  * Body parsing, error envelopes and the request log shared by both hosts. The raw body is kept so that the log

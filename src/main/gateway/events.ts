@@ -1,5 +1,5 @@
-import type { ContractEvents, EventName } from '../shared/contract';
-import { errorText } from '../shared/result';
+import type { ContractEvents, EventName } from '../../shared/contract';
+import { errorText } from '../../shared/result';
 
 /** The core's typed event bus; hosts forward its events to the renderer. */
 export interface EventBus {

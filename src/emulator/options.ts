@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS } from '../../shared/environments';
+import { DEMO_CREDENTIALS } from '../shared/environments';
 
 /** What the emulator accepts and how it behaves. Defaults are the documented demo credentials. */
 export interface EmulatorOptions {

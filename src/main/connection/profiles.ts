@@ -1,9 +1,9 @@
-import { clientIdFromDomain } from '../../../shared/clientId';
-import type { ConnectionProfileView } from '../../../shared/connection';
-import { DEFAULT_BASE_URLS, DEMO_CREDENTIALS, ENVIRONMENTS, type Environment } from '../../../shared/environments';
-import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../../shared/connection';
-import type { SecretStore } from '../../secrets/secretStore';
-import type { SettingsStore } from '../../settings/settingsStore';
+import { clientIdFromDomain } from '../../shared/clientId';
+import type { ConnectionProfileView } from '../../shared/connection';
+import { DEFAULT_BASE_URLS, DEMO_CREDENTIALS, ENVIRONMENTS, type Environment } from '../../shared/environments';
+import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
+import type { SecretStore } from '../config/secretStore';
+import type { SettingsStore } from '../config/settingsStore';
 
 /** The non-secret part of a profile as stored in settings. */
 export interface StoredProfile {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUTHORIZATION_REQUIRED } from '../../src/main/emulator/authRoutes';
+import { AUTHORIZATION_REQUIRED } from '../../src/emulator/authRoutes';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 
 /** Each endpoint's auth scheme (spec section 5), body parsing failures, unknown paths and the request log. */

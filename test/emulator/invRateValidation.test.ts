@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, isoDate } from '../../src/main/emulator/calendar';
+import { addDays, isoDate } from '../../src/emulator/calendar';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 
 /** invratecontrol refusals: HTTP 400, `Status: NotProcessed`, one error; nothing of a refused call is applied. */

@@ -7,7 +7,7 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Runs `npm run emulator -- …` (the real script) and resolves with the lines it printed first. */
 function startCli(args: string[]) {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/main/emulator/main.ts', ...args], { cwd: root });
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/emulator/main.ts', ...args], { cwd: root });
   let out = '';
   let err = '';
   const ready = new Promise<{ main: string; token: string }>((resolve, reject) => {
