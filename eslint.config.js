@@ -13,6 +13,11 @@ const noElectron = {
   message: 'The core runs under plain Node: only src/main/hosts/electron and the preload may import electron.',
 };
 
+const noEmulator = {
+  regex: '(^|/)emulator(/|$)',
+  message: 'Only src/main/demo.ts starts the emulator; the rest of the app reaches Su over HTTP.',
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.tmp/**'] },
   js.configs.recommended,
@@ -29,17 +34,41 @@ export default tseslint.config(
       'vue/multi-word-component-names': 'off',
     },
   },
-  // The core (everything in src/main except the Electron host) never imports electron.
+  // The core (everything in src/main except the Electron host) never imports electron, and only src/main/demo.ts
+  // reaches the emulator: the app talks to Su, real or emulated, over HTTP like any partner.
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/hosts/electron/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+    ignores: ['src/main/hosts/electron/**', 'src/main/demo.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noEmulator] }] },
+  },
+  { files: ['src/main/demo.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
+  {
+    files: ['src/main/hosts/electron/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator] }] },
   },
   // The Electron host may import electron; the IPC gateway only its types (it is tested under plain Node).
   {
     files: ['src/main/hosts/electron/ipcGateway.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...noElectron, allowTypeImports: true }] }],
+    },
+  },
+  // The emulator is its own program: it stands in for Su, so it shares only the wire formats in src/shared.
+  {
+    files: ['src/emulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            {
+              regex: '(^|/)(main|renderer|preload)(/|$)',
+              message: 'The emulator is its own program: it may import src/shared only, never the app.',
+            },
+          ],
+        },
+      ],
     },
   },
   // src/shared and the renderer are environment-neutral / browser code: no Node built-ins, no electron.
@@ -57,6 +86,7 @@ export default tseslint.config(
               message: 'src/shared and the renderer run in the browser: no Node built-ins.',
             })),
           ],
+          patterns: [noEmulator],
         },
       ],
       'no-restricted-globals': [

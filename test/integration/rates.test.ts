@@ -40,6 +40,11 @@ const applied = (id: number) =>
 beforeEach(async () => {
   ctx = await startTestCore();
 });
+/**
+ * The demo enters its rooms and rate plans at start; tests of what Su itself refuses (a room it does not know)
+ * or of prices without a base work on the property as Su knows it, with no rooms entered in the app.
+ */
+const withoutRoomsEntered = () => call('rates.removeSetup', { hotelId: HOTEL });
 afterEach(() => ctx.stop());
 
 describe('rates: draft, preview, push, history, revert', () => {
@@ -242,6 +247,7 @@ describe('rooms and rate plans the owner enters', () => {
 
 describe('the calendar’s view of what Su holds', () => {
   it('shows confirmed rules from today on, and a refused push as still on its way until it is discarded', async () => {
+    await withoutRoomsEntered();
     await call('rates.saveDraft', {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(1), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
@@ -300,6 +306,7 @@ describe('nothing Su does not expect goes out', () => {
   };
 
   it('one push at a time: the next waits until Su confirmed the last, or it was discarded', async () => {
+    await withoutRoomsEntered();
     const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
     await call('rates.saveDraft', {
       hotelId: HOTEL,
@@ -329,6 +336,7 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('a revert gives back only what its push changed, and keeps what later pushes set', async () => {
+    await withoutRoomsEntered();
     const a = await pushDraft([fixed(['19'], 50, 0, 1)]);
     await applied(a.pushId);
     const b = await pushDraft([fixed(['9'], 70, 0, 1), fixed(['19'], 60, 1)]);
@@ -366,6 +374,7 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('a push Su refused cannot be marked as sent (only one whose outcome is unknown)', async () => {
+    await withoutRoomsEntered();
     const NOPE = { level: 'rate', roomId: 'NOPE', rateId: 'BAR' } as const;
     await call('rates.saveDraft', {
       hotelId: HOTEL,
@@ -411,6 +420,7 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('a push is refused when the draft changed since the preview the owner looked at', async () => {
+    await withoutRoomsEntered();
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 50)] });
     const seen = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 500)] });

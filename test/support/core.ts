@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { startCoreWithDemo } from '../../src/main/core';
+import { startCoreWithDemo } from '../../src/main/demo';
 import type { TunnelProvider } from '../../src/main/push/tunnel';
 import { createFileSecretStore } from '../../src/main/config/secretStore';
 import { createConfSettingsStore } from '../../src/main/config/settingsStore';

@@ -1,6 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CALL_CHANNEL, isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
+import { CALL_CHANNEL } from '../../src/shared/ipcChannels';
+import { isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
 import { createDispatcher, type Handlers } from '../../src/main/gateway/dispatcher';
 import { createEventBus } from '../../src/main/gateway/events';
 import { METHODS } from '../../src/shared/contract';

@@ -7,9 +7,13 @@ import {
 } from '../../shared/contract';
 import { AppFailure, ErrorCode, fail, ok, type AppError, type Result } from '../../shared/result';
 import { validationError } from '../../shared/validation';
+import { containsSecret, redact } from './secretLeaks';
 
 /** One implementation per contract method, receiving already-validated arguments. */
 export type Handlers = { [M in Method]: (args: ParsedArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+
+/** One feature's slice of `Handlers`: the methods named `<feature>.…`, which its `handlers.ts` implements. */
+export type HandlerSlice<Feature extends string> = Pick<Handlers, Extract<Method, `${Feature}.${string}`>>;
 
 /** The single entry point every host uses: Electron IPC and browser-mode HTTP both call `dispatch`. */
 export interface Dispatcher {
@@ -24,10 +28,8 @@ const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.ha
  * that would carry one is replaced by an error, so a bug can never hand a secret to the renderer.
  */
 export function createDispatcher(handlers: Handlers, secretValues: () => string[]): Dispatcher {
-  const leaks = (serialized: string): boolean => secretValues().some((s) => s.length >= 6 && serialized.includes(s));
-
   const guard = <T>(result: Result<T>, method: string): Result<T> => {
-    if (!leaks(JSON.stringify(result))) return result;
+    if (!containsSecret(JSON.stringify(result), secretValues())) return result;
     console.error(`SECURITY: the result of ${method} contained a secret; it was withheld.`);
     return fail({ code: ErrorCode.Internal, message: 'Innkeeper withheld an answer that contained a secret.' });
   };
@@ -64,9 +66,4 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
       }
     },
   };
-}
-
-/** Replaces every occurrence of a known secret in a log line. */
-export function redact(text: string, secrets: string[]): string {
-  return secrets.filter((s) => s.length >= 6).reduce((t, s) => t.split(s).join('[secret]'), text);
 }

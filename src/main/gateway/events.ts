@@ -1,5 +1,6 @@
 import type { ContractEvents, EventName } from '../../shared/contract';
 import { errorText } from '../../shared/result';
+import { containsSecret } from './secretLeaks';
 
 /** The core's typed event bus; hosts forward its events to the renderer. */
 export interface EventBus {
@@ -22,7 +23,7 @@ export function createEventBus(secretValues: () => string[] = () => []): EventBu
   return {
     emit(event, payload) {
       const serialized = JSON.stringify(payload);
-      if (secretValues().some((secret) => secret.length >= 6 && serialized.includes(secret))) {
+      if (containsSecret(serialized, secretValues())) {
         console.error(`SECURITY: the ${event} event contained a secret; it was not sent.`);
         return;
       }

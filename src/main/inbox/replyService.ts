@@ -9,13 +9,10 @@ import {
 } from '../../shared/su/messaging';
 import { validationError } from '../../shared/validation';
 import type { Database } from '../db/database';
+import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
 import { REPLY_KINDS, type ReplySenders } from '../outbox/senders';
 import type { InboxQueries } from './inboxQueries';
-
-/** The outbox entity of a thread or a review: replies in one of them go out strictly in order. */
-export const threadEntity = (threadId: number) => `thread:${threadId}`;
-export const reviewEntity = (reviewId: number) => `review:${reviewId}`;
 
 /** A reply the provider would refuse is refused here first, naming the composer field or the missing id. */
 function checked<T>(
@@ -99,7 +96,7 @@ export function createReplyService(deps: {
       const payload = messagePayload(threadId, body);
       const at = now();
       return database.transaction(() => {
-        const item = outbox.enqueue(REPLY_KINDS.message, threadEntity(threadId), payload);
+        const item = outbox.enqueue(REPLY_KINDS.message, entityKey.thread(threadId), payload);
         const inserted = db
           .prepare(
             "INSERT INTO messages (thread_id, channel, author, body, sent_at, outbox_id) VALUES (?, ?, 'host', ?, ?, ?)",
@@ -158,7 +155,7 @@ export function createReplyService(deps: {
           retryable: false,
         });
       }
-      const key = reviewEntity(reviewId);
+      const key = entityKey.review(reviewId);
       return database.transaction(() => {
         const item =
           kind === REPLY_KINDS.review

@@ -1,4 +1,4 @@
-import { AppFailure, ErrorCode } from '../../shared/result';
+import { AppFailure, ErrorCode, errorText } from '../../shared/result';
 import { DEFAULT_BACKOFF } from './policy';
 import { createOutboxStore } from './store';
 import type { OutboxItem, OutboxOptions, OutboxState, PayloadOf, Senders, Timers } from './types';
@@ -41,7 +41,8 @@ const notFound = (id: number) =>
 export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
   const { db, now, senders } = options;
   const store = createOutboxStore(db);
-  const onError = options.onError ?? ((error: unknown) => console.error('outbox:', error));
+  // A message, never a stack or an object dump: those could carry a payload.
+  const onError = options.onError ?? ((error: unknown) => console.error(`outbox: ${errorText(error)}`));
 
   const notify = (id: number) => {
     const item = store.get(id);
@@ -156,8 +157,14 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
     /** Gives up on a waiting or stopped item; the entity's later items go ahead. */
     discard: (id: number) => decide(id, 'discarded', ['queued', 'failed'], () => store.discard(id, now())),
     /** The owner confirmed that a stopped item (typically one whose outcome was unknown) did arrive. */
-    markSent: (id: number) =>
-      decide(id, 'marked as sent', ['failed'], () => store.markSent(id, { confirmedByOwner: true }, now(), 'failed')),
+    markSent(id: number) {
+      const item = store.get(id);
+      const refusal = item && options.markSentRefusals?.[item.kind]?.(item);
+      if (refusal) throw new AppFailure({ code: 'invalid_state', message: refusal, retryable: false });
+      return decide(id, 'marked as sent', ['failed'], () =>
+        store.markSent(id, { confirmedByOwner: true }, now(), 'failed'),
+      );
+    },
 
     /** Why the whole queue is paused (an authorization failure), or null. Persisted with the waiting item. */
     paused: () => store.paused(),

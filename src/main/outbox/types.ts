@@ -72,6 +72,11 @@ export interface OutboxOptions<S extends Senders> {
   /** Uniform in [0, 1): the jitter of the backoff. */
   random: () => number;
   senders: S;
+  /**
+   * Kind → why an item of that kind may not be marked as sent by the owner (null when it may). Marking an item
+   * sent tells its feature the provider has it, which some kinds allow only when that may be true.
+   */
+  markSentRefusals?: Partial<Record<string, (item: OutboxItem) => string | null>>;
   /** Called after every change of an item (for the UI); a throwing listener does not stop the outbox. */
   onChange?: (item: OutboxItem) => void;
   timers?: Timers;

@@ -83,7 +83,17 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
       console.error(`push could not be stored: ${errorText(error)}`);
       return reply.code(503).send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
     }
-    if (options.onIngested) setImmediate(() => options.onIngested!(result));
+    // After the acknowledgement: UI updates and notifications only. A failure there (a closed window, a destroyed
+    // tray) is logged, never thrown: the push is already safely stored.
+    const after = options.onIngested;
+    if (after)
+      setImmediate(() => {
+        try {
+          after(result);
+        } catch (error) {
+          console.error(`after a push: ${errorText(error)}`);
+        }
+      });
     if (result.httpStatus === 400) return reply.code(400).send({ status: 'Fail', message: 'The body is not JSON.' });
     return reply.code(200).send(ACKNOWLEDGEMENT);
   });

@@ -12,6 +12,7 @@ import {
   type RuleEdit,
 } from '../../shared/ratesComposer';
 import type { Database } from '../db/database';
+import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import { dayChanges, pushDays, revertEdits, type Snapshot } from './changes';
@@ -35,6 +36,16 @@ export function ratesSender(send: (request: InvRateControl) => Promise<unknown>,
       });
     return send(current);
   };
+}
+
+/**
+ * Why a rates push may not be marked as sent by the owner: marking it sent makes it the record of what Su holds,
+ * which is true only when Su may have taken it (the outcome is unknown), never when Su refused it.
+ */
+export function ratesMarkSentRefusal(item: OutboxItem): string | null {
+  if (item.state === 'failed' && !item.lastError?.outcomeUnknown)
+    return 'Su refused this push, so it cannot be marked as sent: retry it or discard it.';
+  return null;
 }
 
 type PushRow = {
@@ -122,7 +133,7 @@ export function createRatePushes(deps: {
     const before: Snapshot = {};
     for (const d of dayChanges(record, edits, false)) (before[d.target] ??= {})[d.day] = d.before;
     return database.transaction(() => {
-      const item = outbox.enqueue(RATES_KIND, `rates:${hotelId}`, checked.data as InvRateControl);
+      const item = outbox.enqueue(RATES_KIND, entityKey.rates(hotelId), checked.data as InvRateControl);
       const row = db
         .prepare(
           'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts, draft_revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',

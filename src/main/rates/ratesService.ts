@@ -154,3 +154,5 @@ export function createRatesService(deps: {
     },
   };
 }
+
+export type RatesService = ReturnType<typeof createRatesService>;

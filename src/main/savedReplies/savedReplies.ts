@@ -38,3 +38,5 @@ export function createSavedReplies(db: DatabaseSync, now: () => number) {
     },
   };
 }
+
+export type SavedReplies = ReturnType<typeof createSavedReplies>;

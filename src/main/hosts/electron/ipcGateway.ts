@@ -1,12 +1,8 @@
 // Only types come from electron here, so this gateway is tested under plain Node with fake events.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { CALL_CHANNEL } from '../../../shared/ipcChannels';
 import { ErrorCode, fail } from '../../../shared/result';
 import type { Dispatcher } from '../../gateway/dispatcher';
-
-/** The one IPC channel every contract call travels on. */
-export const CALL_CHANNEL = 'innkeeper:call';
-/** The channel events travel on, main → renderer. */
-export const EVENT_CHANNEL = 'innkeeper:event';
 
 /**
  * Registers the single IPC entry point. SECURITY: a call is served only when it comes from the app's own main

@@ -1,10 +1,12 @@
 import { app, ipcMain, type BrowserWindow, type Tray } from 'electron';
 import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
-import { startCoreWithDemo, type Core } from '../../core';
+import type { Core } from '../../core';
+import { startCoreWithDemo } from '../../demo';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
-import { EVENT_CHANNEL, isAppMainFrame, registerIpcGateway } from './ipcGateway';
+import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
+import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
 import { createTray, showNativeNotification } from './tray';
 import { createMainWindow, rendererUrl } from './window';

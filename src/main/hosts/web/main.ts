@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startCoreWithDemo } from '../../core';
+import { startCoreWithDemo } from '../../demo';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
 import { createConfSettingsStore } from '../../config/settingsStore';

@@ -1,0 +1,21 @@
+import type { HandlerSlice } from '../gateway/dispatcher';
+import type { ConnectionService } from './connectionService';
+
+/** The `connection.*` methods. The service itself tells the renderer when the connection changed. */
+export function connectionHandlers(deps: {
+  connection: ConnectionService;
+  /** Saved credentials may be what a paused outbox was waiting for. */
+  onSaved: () => void;
+}): HandlerSlice<'connection'> {
+  const { connection } = deps;
+  return {
+    'connection.get': () => connection.state(),
+    'connection.save': (args) => {
+      const state = connection.save(args);
+      deps.onSaved();
+      return state;
+    },
+    'connection.test': (args) => connection.test(args),
+    'connection.discardToken': (args) => connection.discardToken(args.environment),
+  };
+}

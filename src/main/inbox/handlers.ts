@@ -1,0 +1,43 @@
+import { threadQuerySchema } from '../../shared/inbox';
+import type { HandlerSlice } from '../gateway/dispatcher';
+import type { InboxQueries } from './inboxQueries';
+import type { InboxNews } from './news';
+import type { ReplyService } from './replyService';
+
+/** The `inbox.*` methods: threads, reviews, read state, replies and their drafts. */
+export function inboxHandlers(deps: {
+  inbox: InboxQueries;
+  replies: ReplyService;
+  news: InboxNews;
+}): HandlerSlice<'inbox'> {
+  const { inbox, replies, news } = deps;
+  return {
+    'inbox.threads': (args) => inbox.threads(threadQuerySchema.parse(args)),
+    'inbox.thread': (args) => inbox.thread(args.id),
+    'inbox.markThreadRead': (args) => {
+      inbox.markThreadRead(args.id);
+      return news.changed(args.id, null);
+    },
+    'inbox.reviews': (args) => inbox.reviews(args.search),
+    'inbox.markReviewRead': (args) => {
+      inbox.markReviewRead(args.id);
+      return news.changed(null, args.id);
+    },
+    'inbox.counts': () => inbox.counts(),
+    'inbox.sendReply': (args) => {
+      replies.sendReply(args.threadId, args.body);
+      news.changed(args.threadId, null);
+      return inbox.thread(args.threadId);
+    },
+    'inbox.saveDraft': (args) => replies.saveDraft(args.threadId, args.body),
+    'inbox.saveReviewDraft': (args) => {
+      inbox.review(args.reviewId); // refuses an id that is not a review
+      return replies.saveReviewDraft(args.reviewId, args.body);
+    },
+    'inbox.replyToReview': (args) => {
+      replies.replyToReview(args.reviewId, args.body);
+      news.changed(null, args.reviewId);
+      return inbox.review(args.reviewId);
+    },
+  };
+}

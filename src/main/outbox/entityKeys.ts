@@ -1,0 +1,30 @@
+// What an outbox item belongs to. Items of one entity go out strictly one after another; the key is also how a
+// change of an item is routed back to its feature (a thread, a review, a property's rates). Built and read here
+// only.
+
+/** The thing an outbox item belongs to. */
+export type OutboxEntity =
+  { kind: 'thread'; threadId: number } | { kind: 'review'; reviewId: number } | { kind: 'rates'; hotelId: string };
+
+export const entityKey = {
+  /** A conversation: its replies go out in the order they were written. */
+  thread: (threadId: number) => `thread:${threadId}`,
+  /** A review: its replies go out in order. */
+  review: (reviewId: number) => `review:${reviewId}`,
+  /** A property's rates: one push at a time, in order. */
+  rates: (hotelId: string) => `rates:${hotelId}`,
+};
+
+/** The entity of a key built by {@link entityKey}; null for a key of any other shape. */
+export function parseEntityKey(key: string): OutboxEntity | null {
+  const colon = key.indexOf(':');
+  if (colon < 0) return null;
+  const kind = key.slice(0, colon);
+  const rest = key.slice(colon + 1);
+  if (kind === 'rates' && rest) return { kind, hotelId: rest };
+  const id = Number(rest);
+  if (!Number.isSafeInteger(id) || id <= 0 || String(id) !== rest) return null;
+  if (kind === 'thread') return { kind, threadId: id };
+  if (kind === 'review') return { kind, reviewId: id };
+  return null;
+}

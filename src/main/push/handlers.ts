@@ -1,0 +1,23 @@
+import type { PushStatus } from '../../shared/push';
+import type { HandlerSlice } from '../gateway/dispatcher';
+import type { EventBus } from '../gateway/events';
+import type { PushService } from './pushService';
+
+/** The `push.*` methods, and `changed()` to tell the renderer the listener's state changed. */
+export function pushHandlers(deps: { push: PushService; events: EventBus }) {
+  const { push, events } = deps;
+  const changed = (status: PushStatus = push.status()): PushStatus => {
+    events.emit('push.changed', status);
+    return status;
+  };
+  const handlers: HandlerSlice<'push'> = {
+    'push.status': () => push.status(),
+    'push.save': async (args) => changed(await push.save(args)),
+    'push.quarantine': () => push.quarantine(),
+    'push.dismissQuarantined': (args) => {
+      push.dismissQuarantined(args.id);
+      return changed();
+    },
+  };
+  return { handlers, changed };
+}
