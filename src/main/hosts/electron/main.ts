@@ -1,37 +1,35 @@
-import { app, ipcMain, type BrowserWindow, type Tray } from 'electron';
+import { app, ipcMain, type Tray } from 'electron';
 import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
-import type { Core } from '../../core';
-import { startCoreWithDemo } from '../../demo';
+import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
+import { errorText } from '../../../shared/result';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
-import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
+import type { Core } from '../../core';
+import { startCoreWithDemo } from '../../demo';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
 import { createTray, showNativeNotification } from './tray';
 import { createMainWindow, rendererUrl } from './window';
-import { errorText } from '../../../shared/result';
+import { createWindowKeeper } from './windowKeeper';
 
 // The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
-let window: BrowserWindow | null = null;
 let core: Core | null = null;
 let tray: Tray | null = null;
-
-/** Brings the window forward on a thread (a notification was clicked). */
-function openThread(threadId: number): void {
-  if (!window) return;
-  window.show();
-  window.focus();
-  void window.webContents.executeJavaScript(`location.hash = '#/inbox/${threadId}'`);
-}
+const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
+const windows = createWindowKeeper({
+  create: (route) => createMainWindow(preloadDir, route),
+  navigate: (window, route) => void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`),
+});
+/** The window, created again if it was closed; only once the core runs (before that there is nothing to show). */
+const showWindow = (route?: string) => {
+  if (core) windows.show(route);
+};
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (window?.isMinimized()) window.restore();
-    window?.focus();
-  });
+  app.on('second-instance', () => showWindow());
   app.whenReady().then(start, (error: unknown) => fatal(error));
 }
 
@@ -62,35 +60,28 @@ async function start(): Promise<void> {
         showNativeNotification({
           title: `${m.guestName ?? 'A guest'} on ${m.channelName}`,
           body: m.preview,
-          onClick: () => openThread(m.threadId),
+          onClick: () => showWindow(`#/inbox/${m.threadId}`),
         }),
       unreadCount: (n) => tray?.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
     },
   });
-  const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
-  window = createMainWindow(preloadDir);
   const appUrl = rendererUrl();
-  registerIpcGateway(
-    ipcMain,
-    core.dispatcher,
-    (event) => window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, appUrl }),
-  );
-  core.events.onAny((event, payload) => {
-    if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event, payload);
+  registerIpcGateway(ipcMain, core.dispatcher, (event) => {
+    const window = windows.current();
+    return window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, appUrl });
   });
+  core.events.onAny((event, payload) => windows.current()?.webContents.send(EVENT_CHANNEL, event, payload));
   tray = createTray(
-    () => window,
+    () => showWindow(),
     () => app.quit(),
   );
-  window.on('closed', () => (window = null));
+  showWindow();
 }
 
 app.on('window-all-closed', () => {
-  // The tray keeps the app (and, in later features, the push receiver) running.
+  // The tray keeps the app, and with it the push listener, running.
 });
-app.on('activate', () => {
-  if (!window && core) window = createMainWindow(fileURLToPath(new URL('../preload', import.meta.url)));
-});
+app.on('activate', () => showWindow());
 app.on('before-quit', () => void core?.close());
 
 function fatal(error: unknown): void {

@@ -1,17 +1,10 @@
-import { Menu, Notification, Tray, nativeImage, type BrowserWindow } from 'electron';
+import { Menu, Notification, Tray, nativeImage } from 'electron';
 import { fileURLToPath } from 'node:url';
 
-/** The tray icon: shows the app, quits it; later features put their unread count in its tooltip. */
-export function createTray(getWindow: () => BrowserWindow | null, quit: () => void): Tray {
+/** The tray icon: opens the window (creating it again if it was closed) and quits the app. */
+export function createTray(show: () => void, quit: () => void): Tray {
   const icon = nativeImage.createFromPath(fileURLToPath(new URL('../../resources/tray.png', import.meta.url)));
   const tray = new Tray(icon);
-  const show = () => {
-    const win = getWindow();
-    if (!win) return;
-    if (win.isMinimized()) win.restore();
-    win.show();
-    win.focus();
-  };
   tray.setToolTip('Innkeeper');
   tray.setContextMenu(
     Menu.buildFromTemplate([

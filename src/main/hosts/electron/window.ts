@@ -14,9 +14,9 @@ export function rendererUrl(): string {
 /**
  * The one app window. SECURITY: sandboxed renderer, context isolation, no Node integration, a strict CSP on
  * every response, no navigation away from the app, no new windows (https links open in the browser), and
- * every permission request (camera, notifications, …) denied.
+ * every permission request (camera, notifications, …) denied. `route` is the hash to open (`#/inbox/12`).
  */
-export function createMainWindow(preloadDir: string): BrowserWindow {
+export function createMainWindow(preloadDir: string, route = ''): BrowserWindow {
   const win = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -56,6 +56,6 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
     return { action: 'deny' };
   });
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(appUrl);
+  void win.loadURL(`${appUrl}${route}`);
   return win;
 }
