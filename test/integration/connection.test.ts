@@ -1,17 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConnectionState, ConnectionTestResult } from '../../src/shared/connection';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
-import type { Result } from '../../src/shared/result';
 import { createFileSecretStore } from '../../src/main/config/secretStore';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { tempDir } from '../support/tempDir';
 
 describe('connection settings and "Test connection"', () => {
   let ctx: Awaited<ReturnType<typeof startTestCore>>;
-  const call = <T>(method: string, args: unknown) => ctx.core.dispatcher.dispatch(method, args) as Promise<Result<T>>;
-  const demo = { environment: 'demo', domain: DEMO_CREDENTIALS.domain };
+  const { dispatch: call } = contractClient(() => ctx.core.dispatcher);
+  const demo = { environment: 'demo' as const, domain: DEMO_CREDENTIALS.domain };
 
   beforeEach(async () => {
     ctx = await startTestCore();
@@ -19,7 +18,7 @@ describe('connection settings and "Test connection"', () => {
   afterEach(() => ctx.stop());
 
   it('a new install runs on the demo provider with its credentials prefilled', async () => {
-    const state = await call<ConnectionState>('connection.get', {});
+    const state = await call('connection.get', {});
     expect(state).toMatchObject({
       ok: true,
       value: {
@@ -43,7 +42,7 @@ describe('connection settings and "Test connection"', () => {
   });
 
   it('testing the demo provider issues and validates a token and records the check', async () => {
-    const result = await call<ConnectionTestResult>('connection.test', demo);
+    const result = await call('connection.test', demo);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value).toMatchObject({
@@ -62,7 +61,7 @@ describe('connection settings and "Test connection"', () => {
 
   it('the tested token is kept for later calls when the settings are the saved ones', async () => {
     await call('connection.test', demo);
-    const state = await call<ConnectionState>('connection.get', {});
+    const state = await call('connection.get', {});
     expect(state.ok && state.value.token?.environment).toBe('demo');
     await ctx.core.connection.tokenManager('demo').getToken();
     const issued = ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'));
@@ -86,7 +85,7 @@ describe('connection settings and "Test connection"', () => {
 
   it('sandbox without a client secret asks for it before sending anything', async () => {
     const result = await call('connection.test', {
-      environment: 'sandbox',
+      environment: 'sandbox' as const,
       mainBaseUrl: 'https://connect-sandbox.su-api.com/SUAPI',
       tokenBaseUrl: 'https://token.suissu.com',
       domain: 'myguesthouse.com',
@@ -95,8 +94,8 @@ describe('connection settings and "Test connection"', () => {
   });
 
   it('saving keeps secrets in the 0600 secret file, never in settings, and makes the environment active', async () => {
-    const saved = await call<ConnectionState>('connection.save', {
-      environment: 'sandbox',
+    const saved = await call('connection.save', {
+      environment: 'sandbox' as const,
       mainBaseUrl: 'https://connect-sandbox.su-api.com/SUAPI/',
       tokenBaseUrl: 'https://token.suissu.com',
       domain: 'MyGuestHouse.com',
@@ -128,7 +127,7 @@ describe('connection settings and "Test connection"', () => {
 
   it('saving without retyping a secret keeps the stored one', async () => {
     const base = {
-      environment: 'sandbox',
+      environment: 'sandbox' as const,
       mainBaseUrl: 'https://a.example/SUAPI',
       tokenBaseUrl: 'https://b.example',
       domain: 'x.example',
@@ -143,12 +142,12 @@ describe('connection settings and "Test connection"', () => {
     await ctx.stop();
     ctx = await startTestCore({ forceDemo: true });
     await call('connection.save', {
-      environment: 'sandbox',
+      environment: 'sandbox' as const,
       mainBaseUrl: 'https://a.example',
       tokenBaseUrl: 'https://b.example',
       domain: 'x.example',
     });
-    const state = await call<ConnectionState>('connection.get', {});
+    const state = await call('connection.get', {});
     expect(state).toMatchObject({ ok: true, value: { active: 'demo', demoForced: true } });
   });
 });
@@ -184,7 +183,7 @@ describe('Test connection and the token allowance', () => {
     const ctx = await startTestCore();
     try {
       const call = (args: unknown) => ctx.core.dispatcher.dispatch('connection.test', args);
-      const demo = { environment: 'demo', domain: DEMO_CREDENTIALS.domain };
+      const demo = { environment: 'demo' as const, domain: DEMO_CREDENTIALS.domain };
       for (let i = 0; i < 3; i++) expect((await call(demo)).ok).toBe(true);
       const issued = ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'));
       expect(issued).toHaveLength(1);

@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContractEvents } from '../../src/shared/contract';
-import type { InboxCounts, LegacyReviewDetail, ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
-import type { PushStatus } from '../../src/shared/push';
-import type { Result } from '../../src/shared/result';
+import type { LegacyReviewDetail } from '../../src/shared/inbox';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { replyPermission } from '../../src/main/inbox/replyRules';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
-const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
-  const result = (await ctx.core.dispatcher.dispatch(method, args)) as Result<T>;
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
+const { call } = contractClient(() => ctx.core.dispatcher);
 const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
 
 beforeEach(async () => {
@@ -22,7 +17,7 @@ afterEach(() => ctx.stop());
 
 describe('the demo provider delivers to the app’s own listener', () => {
   it('the listener runs on loopback with generated credentials, and the emulator pushes to it', async () => {
-    const status = await call<PushStatus>('push.status');
+    const status = await call('push.status');
     expect(status).toMatchObject({
       listening: true,
       passwordSet: true,
@@ -41,7 +36,7 @@ describe('the demo provider delivers to the app’s own listener', () => {
     ctx.core.events.on('inbox.newMessage', (m) => seen.push(m));
     await control().push({ kind: 'message', channel: '244', message: 'Can we check in early?' });
     await new Promise((r) => setTimeout(r, 20));
-    const page = await call<ThreadPage>('inbox.threads', {});
+    const page = await call('inbox.threads', {});
     expect(page.total).toBe(1);
     expect(page.threads[0]).toMatchObject({
       channel: '244',
@@ -57,10 +52,10 @@ describe('the demo provider delivers to the app’s own listener', () => {
         preview: 'Can we check in early?',
       }),
     ]);
-    const detail = await call<ThreadDetail>('inbox.thread', { id: page.threads[0]!.id });
+    const detail = await call('inbox.thread', { id: page.threads[0]!.id });
     expect(detail.messages.map((m) => [m.author, m.body])).toEqual([['guest', 'Can we check in early?']]);
     expect(detail.guest?.firstName).toBeTruthy();
-    const counts = await call<InboxCounts>('inbox.markThreadRead', { id: detail.id });
+    const counts = await call('inbox.markThreadRead', { id: detail.id });
     expect(counts.unreadThreads).toBe(0);
   });
 
@@ -68,32 +63,30 @@ describe('the demo provider delivers to the app’s own listener', () => {
     await control().push({ kind: 'message', channel: '244', message: 'Where do I park the car?' });
     await control().push({ kind: 'message', channel: '19', message: 'Is breakfast included?' });
     await control().push({ kind: 'message', channel: '9', message: 'We arrive late, around midnight' });
-    expect((await call<ThreadPage>('inbox.threads', { channel: '19' })).threads.map((t) => t.channelName)).toEqual([
-      'Booking.com',
-    ]);
-    expect((await call<ThreadPage>('inbox.threads', { search: 'breakf' })).threads.map((t) => t.preview)).toEqual([
+    expect((await call('inbox.threads', { channel: '19' })).threads.map((t) => t.channelName)).toEqual(['Booking.com']);
+    expect((await call('inbox.threads', { search: 'breakf' })).threads.map((t) => t.preview)).toEqual([
       'Is breakfast included?',
     ]);
-    expect((await call<ThreadPage>('inbox.threads', { search: 'MIDNIGHT' })).total).toBe(1);
-    expect((await call<ThreadPage>('inbox.threads', { search: '"unbalanced' })).total).toBe(0);
-    const all = await call<ThreadPage>('inbox.threads', { limit: 2 });
+    expect((await call('inbox.threads', { search: 'MIDNIGHT' })).total).toBe(1);
+    expect((await call('inbox.threads', { search: '"unbalanced' })).total).toBe(0);
+    const all = await call('inbox.threads', { limit: 2 });
     expect([all.total, all.threads.length]).toEqual([3, 2]);
     await call('inbox.markThreadRead', { id: all.threads[0]!.id });
-    expect((await call<ThreadPage>('inbox.threads', { unreadOnly: true })).total).toBe(2);
-    expect((await call<ThreadPage>('inbox.threads', { needsReplyOnly: true })).total).toBe(3);
+    expect((await call('inbox.threads', { unreadOnly: true })).total).toBe(2);
+    expect((await call('inbox.threads', { needsReplyOnly: true })).total).toBe(3);
   });
 
   it('reviews of both kinds are listed with whether a reply is allowed and why not', async () => {
     await control().push({ kind: 'review', channel: '19' });
     await control().push({ kind: 'review', channel: '9', is_eligible_to_respond: 'N' });
     await control().push({ kind: 'legacy-review', channel: '244' });
-    const reviews = await call<ReviewItem[]>('inbox.reviews');
+    const reviews = await call('inbox.reviews');
     expect(reviews).toHaveLength(3);
     const expedia = reviews.find((r) => r.channel === '9')!;
     expect(expedia.reply).toEqual({ allowed: false, reason: 'Expedia says this review cannot be answered.' });
     expect(reviews.find((r) => r.channel === '19')!.reply).toEqual({ allowed: true });
     expect(reviews.find((r) => r.kind === 'legacy')).toBeDefined();
-    expect((await call<InboxCounts>('inbox.counts')).unreadReviews).toBe(3);
+    expect((await call('inbox.counts')).unreadReviews).toBe(3);
   });
 
   it('saving push settings validates them and restarts the listener', async () => {
@@ -105,8 +98,8 @@ describe('the demo provider delivers to the app’s own listener', () => {
         fields: { port: expect.any(String), username: expect.any(String), password: expect.any(String) },
       },
     });
-    const before = await call<PushStatus>('push.status');
-    const saved = await call<PushStatus>('push.save', {
+    const before = await call('push.status');
+    const saved = await call('push.save', {
       port: 40123,
       username: 'owner-chosen',
       password: 'a-new-strong-password-42',
@@ -139,25 +132,23 @@ describe('review search', () => {
     });
     await control().push({ kind: 'review', channel: '9', review_title: 'Noisy street' });
     expect(
-      (await call<ReviewItem[]>('inbox.reviews', { search: 'sauna' })).map((r) =>
-        r.kind === 'current' ? r.detail.title : null,
-      ),
+      (await call('inbox.reviews', { search: 'sauna' })).map((r) => (r.kind === 'current' ? r.detail.title : null)),
     ).toEqual(['Wonderful sauna']);
-    expect(await call<ReviewItem[]>('inbox.reviews', { search: 'zzz' })).toEqual([]);
-    const booking = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.channel === '19')!;
+    expect(await call('inbox.reviews', { search: 'zzz' })).toEqual([]);
+    const booking = (await call('inbox.reviews')).find((r) => r.channel === '19')!;
     // A reply the provider refuses (unknown property, code 558) fails; discarding it gives the one reply back.
     ctx.core.db.db.prepare("UPDATE reviews SET hotel_id = 'NO-SUCH' WHERE id = ?").run(booking.id);
     await call('inbox.replyToReview', { reviewId: booking.id, body: 'Thanks!' });
     const until = Date.now() + 3000;
-    let review = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!;
+    let review = (await call('inbox.reviews')).find((r) => r.id === booking.id)!;
     while (review.replies[0]!.delivery!.state !== 'failed' && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 25));
-      review = (await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!;
+      review = (await call('inbox.reviews')).find((r) => r.id === booking.id)!;
     }
     expect(review.replies[0]!.delivery).toMatchObject({ state: 'failed', error: { providerCode: '558' } });
     expect(review.reply).toMatchObject({ allowed: false });
     await call('outbox.discard', { id: review.replies[0]!.delivery!.outboxId });
-    expect((await call<ReviewItem[]>('inbox.reviews')).find((r) => r.id === booking.id)!.reply).toEqual({
+    expect((await call('inbox.reviews')).find((r) => r.id === booking.id)!.reply).toEqual({
       allowed: true,
     });
   });
@@ -165,7 +156,7 @@ describe('review search', () => {
 
 describe('quarantined pushes are shown to the owner', () => {
   it('lists what fit no kind, with the reason and the raw body, until dismissed', async () => {
-    const status = await call<PushStatus>('push.status');
+    const status = await call('push.status');
     const auth = `Basic ${Buffer.from(`${status.username}:${(ctx.core.emulator.state.partnerEndpoint as { password: string }).password}`).toString('base64')}`;
     const response = await fetch(status.localUrl!, {
       method: 'POST',
@@ -173,15 +164,15 @@ describe('quarantined pushes are shown to the owner', () => {
       body: '{"event":"booking_modified"}',
     });
     expect(response.status).toBe(200);
-    const list = await call<{ id: number; reason: string; body: string }[]>('push.quarantine');
+    const list = await call('push.quarantine');
     expect(list).toEqual([
       expect.objectContaining({
         body: '{"event":"booking_modified"}',
         reason: expect.stringMatching(/Not a guest message or a review/),
       }),
     ]);
-    expect((await call<PushStatus>('push.status')).quarantined).toBe(1);
-    expect((await call<PushStatus>('push.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
+    expect((await call('push.status')).quarantined).toBe(1);
+    expect((await call('push.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
     expect(await call('push.quarantine')).toEqual([]);
   });
 });

@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RateBookView, RateDraft, RatePreview, RatePushRecord } from '../../src/shared/rates';
-import type { PropertySetup } from '../../src/shared/rateSetups';
 import { addDays, localToday } from '../../src/shared/dates';
-import type { Result } from '../../src/shared/result';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
-const dispatch = <T>(method: string, args: unknown = {}) =>
-  ctx.core.dispatcher.dispatch(method, args) as Promise<Result<T>>;
-const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
-  const result = await dispatch<T>(method, args);
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
+const { call, dispatch } = contractClient(() => ctx.core.dispatcher);
 
 const HOTEL = 'IK-DEMO-001';
 const day = (n: number) => addDays(localToday(), n + 3);
@@ -33,7 +25,7 @@ const calendar = async (channel: string, from: number, to: number) =>
   ).days;
 const applied = (id: number) =>
   eventually(
-    () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+    () => call('rates.history', { hotelId: HOTEL }),
     (h) => h.find((p) => p.id === id)?.appliedAt != null,
   );
 
@@ -80,7 +72,7 @@ describe('rates: draft, preview, push, history, revert', () => {
       name: 'Spring',
       edits: [{ target: BAR, from: day(0), to: day(2), channels: ['19', '9'], rule: { type: 'Fixed', value: 99 } }],
     });
-    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({
+    expect(await call('rates.draft', { hotelId: HOTEL })).toMatchObject({
       name: 'Spring',
       edits: [expect.objectContaining({ channels: ['19', '9'] })],
     });
@@ -92,7 +84,7 @@ describe('rates: draft, preview, push, history, revert', () => {
       name: 'Spring',
       edits: [{ target: BAR, from: day(0), to: day(2), channels: ['19', '9'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const preview = await call('rates.preview', { hotelId: HOTEL });
     expect(preview.firstPush).toEqual(['rate:DBL:BAR']);
     expect(preview.days).toHaveLength(3);
     expect(preview.request).toEqual({
@@ -105,11 +97,11 @@ describe('rates: draft, preview, push, history, revert', () => {
         },
       ],
     });
-    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL });
     await applied(pushId);
     for (const channel of ['19', '9']) expect((await calendar(channel, 0, 2)).map((d) => d.rate)).toEqual([99, 99, 99]);
     expect((await calendar('244', 0, 0))[0]!.rateRule).toBeNull();
-    expect((await call<RateDraft>('rates.draft', { hotelId: HOTEL })).edits).toEqual([]);
+    expect((await call('rates.draft', { hotelId: HOTEL })).edits).toEqual([]);
   });
 
   it('a later change on one channel keeps the other channels’ rules on the same days; revert restores them', async () => {
@@ -117,15 +109,15 @@ describe('rates: draft, preview, push, history, revert', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(4), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const first = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const first = await call('rates.push', { hotelId: HOTEL });
     await applied(first.pushId);
     await call('rates.saveDraft', {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(2), to: day(3), channels: ['244'], rule: { type: 'Increase', value: 20 } }],
     });
-    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const preview = await call('rates.preview', { hotelId: HOTEL });
     expect(preview.firstPush).toEqual([]);
-    const second = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const second = await call('rates.push', { hotelId: HOTEL });
     await applied(second.pushId);
     expect((await calendar('19', 0, 4)).map((d) => d.rate)).toEqual([99, 99, 99, 99, 99]);
     expect((await calendar('244', 2, 3)).map((d) => d.rateRule)).toEqual([
@@ -133,7 +125,7 @@ describe('rates: draft, preview, push, history, revert', () => {
       { type: 'Increase', value: 20 },
     ]);
 
-    const history = await call<RatePushRecord[]>('rates.history', { hotelId: HOTEL });
+    const history = await call('rates.history', { hotelId: HOTEL });
     expect(history.map((h) => h.id)).toEqual([second.pushId, first.pushId]);
     expect(history[0]!.days.map((d) => [d.day, Object.keys(d.before).sort(), Object.keys(d.after).sort()])).toEqual([
       [day(2), ['19'], ['19', '244']],
@@ -142,9 +134,9 @@ describe('rates: draft, preview, push, history, revert', () => {
     // Work in progress on another day: a revert, which no draft produced, leaves the draft alone.
     const other = { target: BAR, from: day(9), to: day(9), channels: ['9'], rule: { type: 'Fixed', value: 80 } };
     await call('rates.saveDraft', { hotelId: HOTEL, name: 'Later', edits: [other] });
-    const revert = await call<{ pushId: number }>('rates.revert', { pushId: second.pushId });
+    const revert = await call('rates.revert', { pushId: second.pushId });
     await applied(revert.pushId);
-    expect(await call<RateDraft>('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Later', edits: [other] });
+    expect(await call('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Later', edits: [other] });
     expect((await calendar('244', 2, 3)).map((d) => d.rateRule)).toEqual([null, null]);
     expect((await calendar('19', 0, 4)).map((d) => d.rate)).toEqual([99, 99, 99, 99, 99]);
   });
@@ -159,7 +151,7 @@ describe('rates: draft, preview, push, history, revert', () => {
       ok: false,
       error: { code: 'confirm_required', message: expect.stringMatching(/7 days.*closes dates/) },
     });
-    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, confirmed: true });
     await applied(pushId);
     expect((await calendar('9', 0, 6)).every((d) => d.closed)).toBe(true);
   });
@@ -171,14 +163,14 @@ describe('rates of different properties', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(0), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL });
     await applied(pushId);
     // The other property has never been pushed: its preview warns that rules set elsewhere will be replaced.
     await call('rates.saveDraft', {
       hotelId: 'IK-DEMO-002',
       edits: [{ target: BAR, from: day(0), to: day(0), channels: ['244'], rule: { closed: true } }],
     });
-    const other = await call<RatePreview>('rates.preview', { hotelId: 'IK-DEMO-002' });
+    const other = await call('rates.preview', { hotelId: 'IK-DEMO-002' });
     expect(other.firstPush).toEqual(['rate:DBL:BAR']);
     expect(other.days[0]!.before).toEqual({});
   });
@@ -193,7 +185,7 @@ describe('rooms and rate plans the owner enters', () => {
   };
 
   it('on the demo provider the demo properties are entered once; a removed one stays removed', async () => {
-    const first = await call<PropertySetup[]>('rates.properties');
+    const first = await call('rates.properties');
     expect(first.map((p) => p.hotelId)).toEqual(['IK-DEMO-001', 'IK-DEMO-002']);
     expect(first[0]).toMatchObject({
       name: 'Harbour View Guesthouse',
@@ -211,20 +203,20 @@ describe('rooms and rate plans the owner enters', () => {
         { id: 'FAM' },
       ],
     });
-    const left = await call<PropertySetup[]>('rates.removeSetup', { hotelId: 'IK-DEMO-002' });
+    const left = await call('rates.removeSetup', { hotelId: 'IK-DEMO-002' });
     expect(left.map((p) => p.hotelId)).toEqual(['IK-DEMO-001']);
-    expect(await call<PropertySetup[]>('rates.removeSetup', { hotelId: 'IK-DEMO-001' })).toEqual([]);
-    expect(await call<PropertySetup[]>('rates.properties')).toEqual([]);
+    expect(await call('rates.removeSetup', { hotelId: 'IK-DEMO-001' })).toEqual([]);
+    expect(await call('rates.properties')).toEqual([]);
   });
 
   it('a setup is saved as entered, and survives a restart of the core', async () => {
     await call('rates.properties');
-    const saved = await call<PropertySetup[]>('rates.saveSetup', setup);
+    const saved = await call('rates.saveSetup', setup);
     expect(saved.at(-1)).toEqual(setup);
     await ctx.core.close();
     const dir = ctx.dataDir;
     ctx = await startTestCore({ dataDir: dir });
-    expect((await call<PropertySetup[]>('rates.properties')).find((p) => p.hotelId === 'IK-TEST-9')).toEqual(setup);
+    expect((await call('rates.properties')).find((p) => p.hotelId === 'IK-TEST-9')).toEqual(setup);
   });
 
   it.each([
@@ -241,7 +233,7 @@ describe('rooms and rate plans the owner enters', () => {
   ])('refuses %s, naming the field', async (_name, change, field) => {
     const result = await dispatch('rates.saveSetup', { ...setup, ...change });
     expect(result).toMatchObject({ ok: false, error: { code: 'validation', field } });
-    expect((await call<PropertySetup[]>('rates.properties')).some((p) => p.hotelId === 'IK-TEST-9')).toBe(false);
+    expect((await call('rates.properties')).some((p) => p.hotelId === 'IK-TEST-9')).toBe(false);
   });
 });
 
@@ -252,9 +244,9 @@ describe('the calendar’s view of what Su holds', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(1), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const ok = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const ok = await call('rates.push', { hotelId: HOTEL });
     await applied(ok.pushId);
-    const confirmed = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    const confirmed = await call('rates.book', { hotelId: HOTEL });
     expect(confirmed).toEqual({
       book: {
         'rate:DBL:BAR': {
@@ -271,24 +263,24 @@ describe('the calendar’s view of what Su holds', () => {
       hotelId: HOTEL,
       edits: [{ target: NOPE, from: day(5), to: day(5), channels: ['9'], rule: { closed: true } }],
     });
-    const refused = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+    const refused = await call('rates.push', { hotelId: HOTEL, confirmed: true });
     const failed = await eventually(
-      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      () => call('rates.history', { hotelId: HOTEL }),
       (h) => h.find((p) => p.id === refused.pushId)?.state === 'failed',
     );
     expect(failed[0]!.error).toMatchObject({ message: expect.any(String) });
-    const book = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    const book = await call('rates.book', { hotelId: HOTEL });
     expect(book.pending).toEqual([`rate:NOPE:BAR|${day(5)}`]);
     expect(book.book['rate:NOPE:BAR']).toEqual({ [day(5)]: { '9': { closed: true } } });
     // The draft is kept intact after a refusal.
-    expect((await call<RateDraft>('rates.draft', { hotelId: HOTEL })).edits).toHaveLength(1);
+    expect((await call('rates.draft', { hotelId: HOTEL })).edits).toHaveLength(1);
 
     await call('outbox.discard', { id: failed[0]!.outboxId });
-    const after = await call<RateBookView>('rates.book', { hotelId: HOTEL });
+    const after = await call('rates.book', { hotelId: HOTEL });
     expect(after.pending).toEqual([]);
     expect(after.book['rate:NOPE:BAR']).toBeUndefined();
     // With the refused push out of the way, the draft shows its change again.
-    expect((await call<RatePreview>('rates.preview', { hotelId: HOTEL })).days).toHaveLength(1);
+    expect((await call('rates.preview', { hotelId: HOTEL })).days).toHaveLength(1);
   });
 });
 
@@ -302,7 +294,7 @@ describe('nothing Su does not expect goes out', () => {
   });
   const pushDraft = async (edits: unknown[], confirmed = false) => {
     await call('rates.saveDraft', { hotelId: HOTEL, edits });
-    return call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed });
+    return call('rates.push', { hotelId: HOTEL, confirmed });
   };
 
   it('one push at a time: the next waits until Su confirmed the last, or it was discarded', async () => {
@@ -312,9 +304,9 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [fixed(['19'], 50), { target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: null }],
     });
-    const refused = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const refused = await call('rates.push', { hotelId: HOTEL });
     const history = await eventually(
-      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      () => call('rates.history', { hotelId: HOTEL }),
       (h) => h[0]?.state === 'failed',
     );
     // A second push would be composed on top of one Su never took: it is refused, naming the first.
@@ -324,12 +316,12 @@ describe('nothing Su does not expect goes out', () => {
       error: { code: 'invalid_state', message: expect.stringContaining('was not confirmed by Su') },
     });
     await call('outbox.discard', { id: history[0]!.outboxId });
-    const second = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL });
+    const second = await call('rates.push', { hotelId: HOTEL });
     await applied(second.pushId);
     // Only what the second push's own preview showed reached Su: channel 19 never got the refused push's 50.
     expect((await calendar('19', 0, 0))[0]!.rateRule).toBeNull();
     expect((await calendar('9', 0, 0))[0]!.rateRule).toEqual({ type: 'Fixed', value: 70 });
-    expect((await call<RateBookView>('rates.book', { hotelId: HOTEL })).book[BAR_KEY]).toEqual({
+    expect((await call('rates.book', { hotelId: HOTEL })).book[BAR_KEY]).toEqual({
       [day(0)]: { '9': { type: 'Fixed', value: 70 } },
     });
     expect(refused.pushId).toBeLessThan(second.pushId);
@@ -341,7 +333,7 @@ describe('nothing Su does not expect goes out', () => {
     await applied(a.pushId);
     const b = await pushDraft([fixed(['9'], 70, 0, 1), fixed(['19'], 60, 1)]);
     await applied(b.pushId);
-    const revert = await call<{ pushId: number; keptLater: number; past: number }>('rates.revert', {
+    const revert = await call('rates.revert', {
       pushId: a.pushId,
     });
     expect(revert).toMatchObject({ keptLater: 1, past: 0 });
@@ -352,7 +344,7 @@ describe('nothing Su does not expect goes out', () => {
       { type: 'Fixed', value: 70 },
       { type: 'Fixed', value: 70 },
     ]);
-    const history = await call<RatePushRecord[]>('rates.history', { hotelId: HOTEL });
+    const history = await call('rates.history', { hotelId: HOTEL });
     expect(history.find((h) => h.id === a.pushId)!.revertedBy).toBe(revert.pushId);
   });
 
@@ -366,7 +358,7 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(2), channels: ['244', '19'], rule: { closed: true } }],
     });
-    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const preview = await call('rates.preview', { hotelId: HOTEL });
     // 244 was closed already: 3 channel rules change (19 on three days), and 19 gets closed.
     expect(preview.summary).toEqual({ changedDays: 3, channelChanges: 3, closes: true });
     expect(preview.large).toBe(true);
@@ -380,16 +372,16 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [{ target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: { closed: true } }],
     });
-    const { pushId } = await call<{ pushId: number }>('rates.push', { hotelId: HOTEL, confirmed: true });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, confirmed: true });
     const history = await eventually(
-      () => call<RatePushRecord[]>('rates.history', { hotelId: HOTEL }),
+      () => call('rates.history', { hotelId: HOTEL }),
       (h) => h.find((p) => p.id === pushId)?.state === 'failed',
     );
     expect(await dispatch('outbox.markSent', { id: history[0]!.outboxId })).toMatchObject({
       ok: false,
       error: { code: 'invalid_state', message: expect.stringContaining('Su refused this push') },
     });
-    expect((await call<RateBookView>('rates.book', { hotelId: HOTEL })).pending).toEqual([`rate:NOPE:BAR|${day(0)}`]);
+    expect((await call('rates.book', { hotelId: HOTEL })).pending).toEqual([`rate:NOPE:BAR|${day(0)}`]);
   });
 
   it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {
@@ -403,7 +395,7 @@ describe('nothing Su does not expect goes out', () => {
         { target: BAR, from: day(4), to: day(4), channels: ['244'], rule: { type: 'Multiply', value: 4 } },
       ],
     });
-    const preview = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const preview = await call('rates.preview', { hotelId: HOTEL });
     expect(preview.warnings).toEqual([
       'Double Room · Best available rate on Booking.com: 12 on 3 days — less than half the base price 120.',
       'Double Room · Best available rate on Airbnb: 0 on 1 day — free.',
@@ -416,20 +408,20 @@ describe('nothing Su does not expect goes out', () => {
     });
     // A plain price change raises nothing.
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 99, 0, 2)] });
-    expect(await call<RatePreview>('rates.preview', { hotelId: HOTEL })).toMatchObject({ warnings: [], large: false });
+    expect(await call('rates.preview', { hotelId: HOTEL })).toMatchObject({ warnings: [], large: false });
   });
 
   it('a push is refused when the draft changed since the preview the owner looked at', async () => {
     await withoutRoomsEntered();
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 50)] });
-    const seen = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
+    const seen = await call('rates.preview', { hotelId: HOTEL });
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 500)] });
     expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: seen.fingerprint })).toMatchObject({
       ok: false,
       error: { code: 'preview_stale' },
     });
-    const fresh = await call<RatePreview>('rates.preview', { hotelId: HOTEL });
-    const { pushId } = await call<{ pushId: number }>('rates.push', {
+    const fresh = await call('rates.preview', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', {
       hotelId: HOTEL,
       fingerprint: fresh.fingerprint,
     });

@@ -1,19 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ReviewItem, ThreadDetail, ThreadPage } from '../../src/shared/inbox';
-import type { OutboxStatus } from '../../src/shared/outbox';
-import type { Result } from '../../src/shared/result';
+import type { ThreadDetail } from '../../src/shared/inbox';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
-const dispatch = <T>(method: string, args: unknown = {}) =>
-  ctx.core.dispatcher.dispatch(method, args) as Promise<Result<T>>;
-const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
-  const result = await dispatch<T>(method, args);
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
+const { call, dispatch } = contractClient(() => ctx.core.dispatcher);
 const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
 /**
  * Sends a reply the provider refuses — the thread points at a property it does not know, so it answers status
@@ -23,11 +16,11 @@ async function refusedReply(threadId: number, body: string): Promise<ThreadDetai
   ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'NO-SUCH-HOTEL' WHERE id = ?").run(threadId);
   await call('inbox.sendReply', { threadId, body });
   return eventually(
-    () => call<ThreadDetail>('inbox.thread', { id: threadId }),
+    () => call('inbox.thread', { id: threadId }),
     (t) => t.messages.at(-1)?.delivery?.state === 'failed',
   );
 }
-const firstThread = async () => (await call<ThreadPage>('inbox.threads')).threads[0]!;
+const firstThread = async () => (await call('inbox.threads')).threads[0]!;
 
 beforeEach(async () => {
   ctx = await startTestCore();
@@ -38,7 +31,7 @@ describe('replying to a guest', () => {
   it('a reply is shown at once as the owner’s own, then sent as a correctly shaped messagingAB request', async () => {
     await control().push({ kind: 'message', channel: '244', message: 'Hi! Is there parking?' });
     const thread = await firstThread();
-    const after = await call<ThreadDetail>('inbox.sendReply', {
+    const after = await call('inbox.sendReply', {
       threadId: thread.id,
       body: 'Hi!\nYes, free parking behind the house.',
     });
@@ -49,7 +42,7 @@ describe('replying to a guest', () => {
     });
     expect(after.needsReply).toBe(false);
     const sent = await eventually(
-      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      () => call('inbox.thread', { id: thread.id }),
       (t) => t.messages.at(-1)?.delivery?.state === 'sent',
     );
     expect(sent.messages.at(-1)!.delivery!.state).toBe('sent');
@@ -88,11 +81,11 @@ describe('replying to a guest', () => {
     expect(delivery.error).toMatchObject({ field: 'hotelid', retryable: false });
     expect(delivery.error!.message).toMatch(/No property found/);
     // The banner can take the owner to it.
-    expect(await call<OutboxStatus>('outbox.status')).toMatchObject({
+    expect(await call('outbox.status')).toMatchObject({
       failed: 1,
       firstFailed: { threadId: thread.id },
     });
-    const discarded = await call<OutboxStatus>('outbox.discard', { id: delivery.outboxId });
+    const discarded = await call('outbox.discard', { id: delivery.outboxId });
     expect(discarded).toMatchObject({ failed: 0, firstFailed: null });
   });
 
@@ -100,9 +93,9 @@ describe('replying to a guest', () => {
     await control().push({ kind: 'message', channel: '9' });
     const thread = await firstThread();
     await call('inbox.saveDraft', { threadId: thread.id, body: 'Dear guest, ' });
-    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).draft).toBe('Dear guest, ');
+    expect((await call('inbox.thread', { id: thread.id })).draft).toBe('Dear guest, ');
     await call('inbox.sendReply', { threadId: thread.id, body: 'Dear guest, welcome!' });
-    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).draft).toBeNull();
+    expect((await call('inbox.thread', { id: thread.id })).draft).toBeNull();
   });
 
   it('an empty reply is refused with a message for the composer', async () => {
@@ -119,11 +112,11 @@ describe('replying to reviews', () => {
   it('a Booking.com review and a legacy Airbnb review are answered; Booking.com allows only one reply', async () => {
     await control().push({ kind: 'review', channel: '19' });
     await control().push({ kind: 'legacy-review', channel: '244' });
-    const reviews = await call<ReviewItem[]>('inbox.reviews');
+    const reviews = await call('inbox.reviews');
     const booking = reviews.find((r) => r.channel === '19')!;
     const airbnb = reviews.find((r) => r.kind === 'legacy')!;
     expect(airbnb.reply).toEqual({ allowed: true });
-    const answered = await call<ReviewItem>('inbox.replyToReview', {
+    const answered = await call('inbox.replyToReview', {
       reviewId: booking.id,
       body: 'Thank you for staying with us!',
     });
@@ -131,7 +124,7 @@ describe('replying to reviews', () => {
     expect(answered.reply).toMatchObject({ allowed: false, reason: expect.stringMatching(/one reply/) });
     await call('inbox.replyToReview', { reviewId: airbnb.id, body: 'It was a pleasure to host you.' });
     const sent = await eventually(
-      () => call<ReviewItem[]>('inbox.reviews'),
+      () => call('inbox.reviews'),
       (rs) => rs.every((r) => r.replies.every((x) => x.delivery?.state === 'sent')),
     );
     expect(sent.flatMap((r) => r.replies.map((x) => x.delivery?.state))).toEqual(['sent', 'sent']);
@@ -146,17 +139,17 @@ describe('replying to reviews', () => {
 
   it('a reply being written under a review is kept as a draft, across a restart, until it is sent', async () => {
     await control().push({ kind: 'review', channel: '19' });
-    const review = (await call<ReviewItem[]>('inbox.reviews'))[0]!;
+    const review = (await call('inbox.reviews'))[0]!;
     expect(review.draft).toBeNull();
     await call('inbox.saveReviewDraft', { reviewId: review.id, body: 'Thank you for the kind words about ' });
     await ctx.core.close();
     ctx = await startTestCore({ dataDir: ctx.dataDir });
-    expect((await call<ReviewItem[]>('inbox.reviews'))[0]!.draft).toBe('Thank you for the kind words about ');
+    expect((await call('inbox.reviews'))[0]!.draft).toBe('Thank you for the kind words about ');
     expect(await dispatch('inbox.saveReviewDraft', { reviewId: 999_999, body: 'x' })).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });
-    const answered = await call<ReviewItem>('inbox.replyToReview', {
+    const answered = await call('inbox.replyToReview', {
       reviewId: review.id,
       body: 'Thank you for the kind words about our breakfast!',
     });
@@ -164,26 +157,26 @@ describe('replying to reviews', () => {
     // Emptied, a draft is gone rather than kept blank.
     await call('inbox.saveReviewDraft', { reviewId: review.id, body: 'More' });
     await call('inbox.saveReviewDraft', { reviewId: review.id, body: '  ' });
-    expect((await call<ReviewItem[]>('inbox.reviews'))[0]!.draft).toBeNull();
+    expect((await call('inbox.reviews'))[0]!.draft).toBeNull();
   });
 });
 
 describe('saved replies', () => {
   it('start with two examples, can be added, edited and deleted, and refuse unknown variables', async () => {
-    const start = await call<{ id: number; title: string }[]>('savedReplies.list');
+    const start = await call('savedReplies.list');
     expect(start.map((r) => r.title)).toEqual(['Check-in details', 'Welcome']);
-    const added = await call<{ id: number; title: string; body: string }[]>('savedReplies.save', {
+    const added = await call('savedReplies.save', {
       title: 'Late arrival',
       body: 'No problem, {{guest_first_name}}!',
     });
     const late = added.find((r) => r.title === 'Late arrival')!;
-    const edited = await call<{ id: number; body: string }[]>('savedReplies.save', {
+    const edited = await call('savedReplies.save', {
       id: late.id,
       title: 'Late arrival',
       body: 'The key box code follows, {{guest_first_name}}.',
     });
     expect(edited.find((r) => r.id === late.id)!.body).toContain('key box');
-    expect((await call<unknown[]>('savedReplies.delete', { id: late.id })).length).toBe(2);
+    expect((await call('savedReplies.delete', { id: late.id })).length).toBe(2);
     expect(await dispatch('savedReplies.save', { title: 'x', body: 'Hi {{name}}' })).toMatchObject({
       ok: false,
       error: { field: 'body' },
@@ -205,13 +198,13 @@ describe('what was sent decides the thread’s state', () => {
       body: 'Yes, a travel cot is free of charge.',
     });
     const sent = await eventually(
-      () => call<ThreadDetail>('inbox.thread', { id: thread.id }),
+      () => call('inbox.thread', { id: thread.id }),
       (t) => t.messages.at(-1)?.delivery?.state === 'sent',
     );
     expect(sent.needsReply).toBe(false);
     expect(sent.messages.at(-1)!.body).toBe('Yes, a travel cot is free of charge.');
-    expect((await call<ThreadPage>('inbox.threads', { search: 'travel' })).total).toBe(1);
-    expect((await call<ThreadPage>('inbox.threads', { search: 'cot is free.' })).total).toBe(1);
+    expect((await call('inbox.threads', { search: 'travel' })).total).toBe(1);
+    expect((await call('inbox.threads', { search: 'cot is free.' })).total).toBe(1);
   });
 
   it('a discarded reply puts the thread back to needing one', async () => {
@@ -219,13 +212,13 @@ describe('what was sent decides the thread’s state', () => {
     const thread = await firstThread();
     const failed = await refusedReply(thread.id, 'Hello');
     await call('outbox.discard', { id: failed.messages.at(-1)!.delivery!.outboxId });
-    expect((await call<ThreadDetail>('inbox.thread', { id: thread.id })).needsReply).toBe(true);
+    expect((await call('inbox.thread', { id: thread.id })).needsReply).toBe(true);
   });
 
   it('a Booking.com reply carries the listing id too, and a 244 reply the booking id', async () => {
     await control().push({ kind: 'message', channel: '19' });
     await control().push({ kind: 'message', channel: '244' });
-    for (const t of (await call<ThreadPage>('inbox.threads')).threads)
+    for (const t of (await call('inbox.threads')).threads)
       await call('inbox.sendReply', { threadId: t.id, body: 'Hi' });
     const bodies = await eventually(
       async () =>

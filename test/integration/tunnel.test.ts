@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PushStatus } from '../../src/shared/push';
-import type { Result } from '../../src/shared/result';
-import type { ThreadPage } from '../../src/shared/inbox';
+import type { PushSettingsInput } from '../../src/shared/push';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { createFakeTunnelProvider } from '../support/fakeTunnel';
 import { fixtureText } from '../support/fixtures';
@@ -11,12 +10,8 @@ afterEach(async () => {
   await ctx?.stop();
   ctx = null;
 });
-const call = async <T>(method: string, args: unknown = {}): Promise<T> => {
-  const result = (await ctx!.core.dispatcher.dispatch(method, args)) as Result<T>;
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
-const settings = (tunnel: Record<string, unknown>) => ({
+const { call } = contractClient(() => ctx!.core.dispatcher);
+const settings = (tunnel: NonNullable<PushSettingsInput['tunnel']>) => ({
   port: 40000,
   username: 'su-partner',
   password: 'tunnel-test-password-123',
@@ -28,10 +23,7 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
   it('opens after the listener, and pushes through it are authenticated and stored', async () => {
     const fake = createFakeTunnelProvider();
     ctx = await startTestCore({ tunnelProvider: fake.provider });
-    const status = await call<PushStatus>(
-      'push.save',
-      settings({ enabled: true, authtoken: TOKEN, domain: 'my-inn.ngrok.app' }),
-    );
+    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN, domain: 'my-inn.ngrok.app' }));
     expect(status.tunnel).toMatchObject({
       enabled: true,
       state: 'up',
@@ -56,14 +48,14 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
     expect(through.status).toBe(200);
     const unauthenticated = await fetch(status.registerUrl!, { method: 'POST', body: '{}' });
     expect(unauthenticated.status).toBe(401);
-    expect((await call<ThreadPage>('inbox.threads')).total).toBe(1);
+    expect((await call('inbox.threads')).total).toBe(1);
   });
 
   it('a tunnel that cannot open is a visible failure; the listener keeps running', async () => {
     ctx = await startTestCore({
       tunnelProvider: createFakeTunnelProvider({ refuseWith: 'authentication failed: invalid authtoken' }).provider,
     });
-    const status = await call<PushStatus>('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
     expect(status.listening).toBe(true);
     expect(status.tunnel).toMatchObject({ state: 'failed', url: null });
     expect(status.tunnel.error).toMatch(/invalid authtoken/);
@@ -75,9 +67,9 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
     ctx = await startTestCore({ tunnelProvider: fake.provider });
     await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
     fake.drop();
-    expect((await call<PushStatus>('push.status')).tunnel.state).toBe('reconnecting');
+    expect((await call('push.status')).tunnel.state).toBe('reconnecting');
     fake.restore();
-    const status = await call<PushStatus>('push.status');
+    const status = await call('push.status');
     expect(status.tunnel.state).toBe('up');
     expect(status.downtime.filter((d) => d.component === 'tunnel')).toHaveLength(1);
   });
@@ -89,7 +81,7 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
     expect(none).toMatchObject({ ok: false, error: { field: 'tunnel.authtoken' } });
     expect(fake.opened).toHaveLength(0);
     await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
-    const off = await call<PushStatus>('push.save', settings({ enabled: false }));
+    const off = await call('push.save', settings({ enabled: false }));
     expect(off.tunnel).toMatchObject({ enabled: false, state: 'off', authtokenSet: true });
     const bad = await ctx.core.dispatcher.dispatch(
       'push.save',
@@ -109,9 +101,9 @@ describe('ngrok errors never carry the authtoken out', () => {
         refuseWith: `ERR_NGROK_105: The authtoken you specified is invalid. Your authtoken: ${TOKEN}`,
       }).provider,
     });
-    const status = await call<PushStatus>('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
     expect(status.tunnel.error).toContain('[authtoken]');
     expect(JSON.stringify(status)).not.toContain(TOKEN);
-    expect((await call<PushStatus>('push.status')).tunnel.state).toBe('failed');
+    expect((await call('push.status')).tunnel.state).toBe('failed');
   });
 });
