@@ -7,14 +7,14 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** The main envelope's failure form (spec section 7). */
+/** The main service's failure envelope: Status Fail and an `Errors` array of Code and ShortText. */
 export const failEnvelope = (code: string, shortText: string, message?: string) => ({
   Status: 'Fail',
   Errors: [{ Code: code, ShortText: shortText }],
   ...(message ? { Message: message } : {}),
 });
 
-/** The exact body the provider sends for an invalid or expired token (provider-notes, fixture auth-failure-401). */
+/** The exact body the provider sends for an invalid or expired token (HTTP 401; fixture auth-failure-401). */
 export const AUTHORIZATION_REQUIRED = { Status: 'Fail', Errors: { Code: '497', ShortText: 'Authorization Required' } };
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Inventory and rate control as the provider applies it (spec 4.11 and state rules 1–2), kept free of HTTP so the
- * semantics can be read in one place.
+ * Inventory and rate control as the provider applies it, by overwrite (one call adds, replaces or removes rules),
+ * kept free of HTTP so the semantics can be read in one place.
  *
- * What is stored, per room (inventory) or per room + rate plan (rates): for each date, the set of channel rules
- * the last call naming that date left there. A call replaces the whole set of every date it names (rule 5): a
- * channel left out of the new set has no rule any more and gets the base data unchanged (rule 6); an empty
- * OTARule array therefore removes every rule of those dates. Dates a call does not name keep their rules.
- * Several ranges in one call together make the call's set for each date (spec 4.11 rules 5 and 7: the set is
- * overwritten "by each call"); where two ranges name the same channel on the same date, the later range wins.
+ * What is stored, per room (inventory) or per room + rate plan (rates): for each date, the set of channel rules the
+ * last call naming that date left there. A call replaces the whole set of every date it names: a channel left out of
+ * the new set has no rule any more and gets the base data unchanged; an empty OTARule array therefore removes every
+ * rule of those dates. Dates a call does not name keep their rules. Several ranges in one call together make the call's
+ * set for each date (the provider overwrites the set "by each call", and a call may carry several ranges); where two
+ * ranges name the same channel on the same date, the later range wins.
  */
 
 export type RuleType = 'Fixed' | 'Increase' | 'Decrease' | 'Multiply';
@@ -81,7 +81,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * The value a channel receives: Fixed sets it, Increase adds, Decrease subtracts, Multiply (rates only) scales.
- * Results below zero are posted as 0 (spec 4.11 rule 2 for inventory; a negative price cannot exist either).
+ * Results below zero are posted as 0 (the provider does so for inventory; a negative price cannot exist either).
  */
 export function applyModifier(base: number, rule: ChannelRule | null, kind: 'inventory' | 'rate'): number {
   let result = base;

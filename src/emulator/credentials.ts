@@ -3,8 +3,8 @@ import { AUTHORIZATION_REQUIRED, requireBearer } from './authRoutes';
 import type { EmulatorState } from './state';
 
 /**
- * The four auth schemes of spec section 5 as Fastify `onRequest` hooks. They run before the body is parsed, so a
- * caller without valid credentials learns that first, whatever its body holds.
+ * The provider's four auth schemes as Fastify `onRequest` hooks. They run before the body is parsed, so a caller
+ * without valid credentials learns that first, whatever its body holds.
  */
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
@@ -21,7 +21,7 @@ export const bearerAuth =
   async (request, reply) =>
     requireBearer(state, request, reply) ? undefined : reply;
 
-/** Facility set (4.3): `app-id` and `Authorization: <API key>` (the raw key, no scheme), JSON body. */
+/** Facility set: `app-id` and `Authorization: <API key>` (the raw key, no scheme), JSON body. */
 export const appKeyAuth =
   (state: EmulatorState): Hook =>
   async (request, reply) => {
@@ -35,7 +35,7 @@ export const appKeyAuth =
     return undefined;
   };
 
-/** Notifications (4.10): HTTP Basic with the notification user and password. */
+/** Notifications: HTTP Basic with the notification user and password. */
 export const basicAuth =
   (state: EmulatorState): Hook =>
   async (request, reply) => {
@@ -47,8 +47,8 @@ export const basicAuth =
   };
 
 /**
- * Payment-token host (4.12–4.15): `x-api-name` + `x-api-key` and Content-Type application/json. Failures use the
- * host's envelope; `statusKey` is `status` on the partner endpoint and `Status` on the others, as the spec writes.
+ * Payment-token host: `x-api-name` + `x-api-key` and Content-Type application/json. Failures use the host's
+ * envelope; `statusKey` is `status` on the partner endpoint and `Status` on the others, as the provider documents.
  */
 export const paymentAuth =
   (state: EmulatorState, statusKey: 'status' | 'Status'): Hook =>

@@ -13,7 +13,7 @@ import { registerPropertyRoutes } from './propertyRoutes';
 import { installBodyParsers, installErrorEnvelopes, installRequestLog } from './requestLog';
 import { createEmulatorState, type EmulatorState } from './state';
 
-/** A running emulator. `mainUrl` and `tokenUrl` are the spec's `{base_url}` and `{token_base_url}`. */
+/** A running emulator. `mainUrl` is the main service's base URL, `tokenUrl` the payment-token host's. */
 export interface RunningEmulator {
   mainUrl: string;
   tokenUrl: string;

@@ -13,8 +13,8 @@ export const newRuid = () => randomBytes(18).toString('base64url');
 export const facilityKey = (hotelid: string, roomid: string | null) => `${hotelid}|${roomid ?? ''}`;
 
 /**
- * Endpoint 3, facility set (spec 4.3). It wraps Booking.com's facility API, so `channel_hotel_id` and
- * `channel_room_id` must be the property's and room's channel-19 ids; anything else is code 573.
+ * Endpoint 3, facility set. It wraps Booking.com's facility API, so `channel_hotel_id` and `channel_room_id` must be
+ * the property's and room's channel-19 ids; anything else is code 573.
  */
 export function registerFacilityRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.post('/jservice/bdc/facilities/set', { onRequest: appKeyAuth(state) }, async (request, reply) => {
@@ -30,7 +30,7 @@ export function registerFacilityRoutes(app: FastifyInstance, state: EmulatorStat
       };
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
-      // Spec 7, deserialization failure: empty Errors, the path and accepted values in Message.
+      // The provider's deserialization failure: empty Errors, the path and accepted values in Message.
       return reply.code(400).send({ Status: 'Fail', Errors: [], Message: error.message, Ruid: ruid });
     }
     const property = state.property(input.hotelId);
@@ -79,7 +79,7 @@ export function registerFacilityRoutes(app: FastifyInstance, state: EmulatorStat
   });
 }
 
-/** State rule 3: an instance with instance_id updates that instance, one without is created with a new id. */
+/** An instance with instance_id updates that instance, one without is created with a new id. */
 function applyFacility(state: EmulatorState, held: Map<string, StoredFacility>, input: FacilityInput): void {
   const facility = held.get(input.facility_id) ?? {
     facility_id: input.facility_id,

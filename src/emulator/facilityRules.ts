@@ -13,9 +13,9 @@ import {
 } from './validate';
 
 /**
- * What the facility-set deserializer accepts (spec 2.2). Enumerations are the contract's; where the contract says
- * "others: not shown" the lists add the values provider-notes name, and the failure message lists what is
- * accepted, as the real provider's does.
+ * What the facility-set deserializer accepts. Enumerations are the contract's; where the contract says "others:
+ * not shown" the lists add the other values known from Booking.com's facility API, and the failure message lists
+ * what is accepted, as the real provider's does.
  */
 export const FACILITY_ENUMS = {
   parking_location: ['NEARBY', 'ON_SITE', 'UNKNOWN_LOCATION'],
@@ -106,8 +106,8 @@ const DETAIL_VALIDATORS: Record<string, (detail: Json, path: string) => void> = 
 const DETAIL_KEYS = Object.keys(DETAIL_VALIDATORS);
 
 /**
- * Detail objects that belong to one facility type (provider-notes' facility ids). For ids listed here an
- * instance may not carry another type's objects; ids the notes do not list accept any detail object.
+ * Detail objects that belong to one facility type, for the facility ids Booking.com publishes. For ids listed here
+ * an instance may not carry another type's objects; other ids accept any detail object.
  */
 const KNOWN_FACILITIES = [
   '2',

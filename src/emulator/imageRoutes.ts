@@ -5,8 +5,9 @@ import type { EmulatedProperty, EmulatorState, StoredImage } from './state';
 import { array, body as readBody, Invalid, isHttpUrl, isObject, join, string, type Json } from './validate';
 
 /**
- * Endpoints 9–11 (spec 4.9). The provider would fetch each image from its url; the emulator only records it, and
- * its `su_url` points at the emulator, which redirects to the source so that thumbnails work in the demo.
+ * Endpoints 9–11: image create, association and retrieve. The provider would fetch each image from its url; the
+ * emulator only records it, and its `su_url` points at the emulator, which redirects to the source so that
+ * thumbnails work in the demo.
  */
 
 const fail = (reply: FastifyReply, shortText: string) => reply.code(400).send(failEnvelope('400', shortText));

@@ -14,7 +14,7 @@ import { bearerAuth } from './credentials';
 import type { EmulatedProperty, EmulatorState } from './state';
 import { array, body as readBody, Invalid, isObject, join, string, type Json } from './validate';
 
-/** How far ahead rules may reach (provider-notes: at most 500 days; past dates are code 925). */
+/** How far ahead rules may reach: at most 500 days (the provider refuses past dates with code 925). */
 export const MAX_DAYS_AHEAD = 500;
 
 type Kind = 'inventory' | 'rate';
@@ -69,7 +69,7 @@ function readRanges(item: Json, path: string, kind: Kind, today: string): RuleRa
     const from = raw.from as string;
     const to = raw.to as string;
     if (to < from) throw new Invalid(join(at, 'to'), `must not be before from (${from})`);
-    // The provider's own wording, without a field path (provider-notes).
+    // The provider's own wording, without a field path, as in its real answers.
     if (from < today) throw new Invalid('', `fromdate has passed (${from})`, '925');
     if (to > addDays(today, MAX_DAYS_AHEAD)) {
       throw new Invalid('', `todate is more than ${MAX_DAYS_AHEAD} days ahead (${to})`, '925');
@@ -147,7 +147,10 @@ function findRoom(property: EmulatedProperty, item: Json, at: string) {
   return room;
 }
 
-/** Endpoint 13 (spec 4.11): validated whole, then applied in request order (see calendar.ts for the semantics). */
+/**
+ * Endpoint 13, inventory and rate control: validated whole, then applied in request order (see calendar.ts for
+ * the semantics).
+ */
 export function registerInvRateRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.post('/jservice/invratecontrol', { onRequest: bearerAuth(state) }, async (request, reply) => {
     let controls: Control[];
@@ -155,7 +158,7 @@ export function registerInvRateRoutes(app: FastifyInstance, state: EmulatorState
       controls = readControl(state, request.body);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
-      // Refusals come as HTTP 400 with Status NotProcessed (provider-notes); 925 is the documented date code.
+      // Refusals come as HTTP 400 with Status NotProcessed, as the real provider's do; 925 is its date code.
       return reply
         .code(400)
         .send({ Errors: [{ Code: error.code ?? '400', ShortText: error.message }], Status: 'NotProcessed' });
@@ -165,7 +168,7 @@ export function registerInvRateRoutes(app: FastifyInstance, state: EmulatorState
       applyRanges(calendar, ranges);
       calendars.set(key, calendar);
     }
-    // The success body is not in the contract; this is the one provider-notes record.
+    // The success body is not in the contract; this is the one the real sandbox answers.
     return reply.send({ Success: 'Success', TicketId: randomBytes(8).toString('hex') });
   });
 }

@@ -4,7 +4,7 @@ import { bearerAuth } from './credentials';
 import type { EmulatorState } from './state';
 import { isObject, own, type Json } from './validate';
 
-/** Required reply elements per channel (spec 2.5). */
+/** Required reply elements per channel. */
 const REQUIRED_BY_CHANNEL: Record<string, string[]> = {
   '244': ['threadid', 'guestid', 'listingid'],
   '19': ['bookingid'],
@@ -14,10 +14,10 @@ const REQUIRED_BY_CHANNEL: Record<string, string[]> = {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
-/** Messaging and legacy review failures: lower-case status and the reason in `response` (spec 7). */
+/** Messaging and legacy review failures: lower-case status and the reason in `response`. */
 const fail = (reply: FastifyReply, response: string) => reply.code(400).send({ status: 'Fail', response });
 
-/** Current review reply failures: `Errors` is a single object (spec 7, review reply variant). */
+/** Current review reply failures: `Errors` is a single object, not an array. */
 const reviewFail = (reply: FastifyReply, code: string, shortText: string) =>
   reply.code(400).send({ Errors: { Code: code, ShortText: shortText }, Status: 'Fail' });
 
@@ -35,14 +35,14 @@ export function registerMessagingRoutes(app: FastifyInstance, state: EmulatorSta
     const required = own(REQUIRED_BY_CHANNEL, channel);
     if (!channel || !required) return fail(reply, 'channelcode: must be one of 19, 244, 9');
     if (!own(property.channels, channel)) return fail(reply, `${NO_PROPERTY} on channel ${channel}`);
-    // Spec 7 case 3: a missing element is also answered as "no property found"; the emulator names the element.
+    // The provider answers a missing element as "no property found" too; the emulator names the element.
     for (const field of ['message', ...required]) {
       if (!text(b[field])) return fail(reply, `${NO_PROPERTY}: ${field} is required for channel ${channel}`);
     }
     if (channel === '244' && text(b.listingid) !== property.channels['244']) {
       return fail(reply, `No property found for given listing id ${text(b.listingid)}`);
     }
-    // Expedia answers carry a tracking id (provider-notes).
+    // Expedia answers carry a tracking id, as the real provider's do.
     const tracking = channel === '9' ? { ota_tracking_id: randomBytes(8).toString('hex') } : {};
     return reply.send({ status: 'Success', response: 'Successfully posted', ...tracking });
   });

@@ -5,8 +5,8 @@ import type { EmulatorState } from './state';
 import { isObject } from './validate';
 
 /**
- * Endpoint 12, notifications for channel 244 (spec 4.10): HTTP Basic; one array element per connected channel-244
- * account, each `{status, message?, data: {<account id>: [notifications]}}`.
+ * Endpoint 12, notifications for channel 244: HTTP Basic; one array element per connected channel-244 account, each
+ * `{status, message?, data: {<account id>: [notifications]}}`.
  */
 export function registerNotificationRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.post('/jservice/notificationAB', { onRequest: basicAuth(state) }, async (request, reply) => {

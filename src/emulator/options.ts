@@ -17,8 +17,8 @@ export interface EmulatorOptions {
   /** Tokens allowed per client-id per rolling hour; the provider says 30. */
   tokensPerHour: number;
   /**
-   * Pause between push attempts. The provider states no interval (provider-notes guess 10 minutes); the emulator
-   * uses a short one so a delivery outcome is known within seconds.
+   * Pause between push attempts. The provider states no interval (its reservation pushes repeat every 10
+   * minutes); the emulator uses a short one so a delivery outcome is known within seconds.
    */
   pushRetryIntervalMs: number;
   /** How long one push attempt waits for the partner's answer before it counts as not acknowledged. */

@@ -5,9 +5,10 @@ import type { EmulatorState, PaymentPartner, Transaction } from './state';
 import { EMAIL, INTERNATIONAL_PHONE, isHttpUrl, isObject, type Json } from './validate';
 
 /**
- * The payment-token host, endpoints 14–17 (spec 4.12–4.15). Failures list every problem as "field : reason"
- * (spec 7). Transactions start pending and become `Success` when the customer pays on the emulated payment page,
- * on `POST /_emulator/transactions/complete`, or by themselves after `paymentCompleteSeconds`.
+ * The payment-token host, endpoints 14–17 (partner, transaction status, card link, widget link). Failures list
+ * every problem as "field : reason". Transactions start pending and become `Success` when the customer pays on
+ * the emulated payment page, on `POST /_emulator/transactions/complete`, or by themselves after
+ * `paymentCompleteSeconds`.
  */
 
 const AMOUNT = /^\d+(\.\d{1,2})?$/;
@@ -123,7 +124,7 @@ export function registerPaymentRoutes(app: FastifyInstance, state: EmulatorState
       order_id: orderId!,
       returnUrl: returnUrl ?? null,
     });
-    // The spec does not say where the transaction id comes back; the emulator returns it beside URL.
+    // The provider does not document where the transaction id comes back; the emulator returns it beside URL.
     return reply.send({
       Status: 'Success',
       ErrorMessages: [],

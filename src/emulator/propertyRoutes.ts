@@ -4,7 +4,7 @@ import { bearerAuth } from './credentials';
 import type { EmulatorState } from './state';
 import { array, boolean, body as readBody, Invalid, join, number, object, oneOf, string, type Json } from './validate';
 
-/** The provider's check-in/out times are an enumeration of half hours (HH:MM, spec 2.3). */
+/** The provider's check-in/out times are an enumeration of half hours (HH:MM). */
 const TIMES = Array.from(
   { length: 48 },
   (_, i) => `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
@@ -26,7 +26,7 @@ const time = (parent: Json, key: string, path: string, required: boolean) => {
   }
 };
 
-/** Reads a property-update body (spec 2.3); throws {@link Invalid} at the first problem. */
+/** Reads a property-update body; throws {@link Invalid} at the first problem. */
 function readPropertyUpdate(raw: unknown): { hotelId: string; legalEntityId: string; record: Json } {
   const b = readBody(raw);
   const hotelId = string(b, 'hotel_id', '', { required: true });
@@ -79,7 +79,7 @@ function readPropertyUpdate(raw: unknown): { hotelId: string; legalEntityId: str
   return { hotelId, legalEntityId, record: b };
 }
 
-/** Endpoint 4, property update (spec 4.4): validates, checks the legal entity's contract, keeps the record. */
+/** Endpoint 4, property update: validates, checks the legal entity's contract, keeps the record. */
 export function registerPropertyRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.post('/jservice/bdc/property/update', { onRequest: bearerAuth(state) }, async (request, reply) => {
     let input: ReturnType<typeof readPropertyUpdate>;

@@ -4,13 +4,13 @@ import type { EmulatedProperty, EmulatorState } from './state';
 import { isObject, type Json } from './validate';
 
 /**
- * Realistic push bodies (spec 2.4, 2.6, 2.8; fixtures push-message-244.json and push-review-19.json). Every push
+ * Realistic push bodies (shaped like the fixtures push-message-244.json and push-review-19.json). Every push
  * gets new message, review and thread ids unless the caller overrides them.
  */
 
 export type PushKind = 'message' | 'review' | 'legacy-review';
 
-/** Which channels carry which push (spec 1: current reviews on 19 and 9, legacy reviews on 244). */
+/** Which channels carry which push: messages on all three, current reviews on 19 and 9, legacy reviews on 244. */
 export const PUSH_CHANNELS: Record<PushKind, readonly string[]> = {
   message: ['244', '19', '9'],
   review: ['19', '9'],
@@ -88,7 +88,7 @@ export function buildPush(state: EmulatorState, kind: PushKind, channel: string,
     channel_id: channel,
     threadid,
   };
-  // Channel 244 pushes carry user and booking details with numeric ids and counts (provider-notes).
+  // Channel 244 pushes carry user and booking details with numeric ids and counts, as the real ones do.
   const userDetails = {
     roles: [
       { role: 'owner', user_ids: [hostNumber] },
@@ -178,7 +178,7 @@ export function buildPush(state: EmulatorState, kind: PushKind, channel: string,
       hidden: false,
       submitted: true,
       submitted_at: submitted.toISOString(),
-      // Airbnb gives hosts 30 days to respond (provider-notes).
+      // Airbnb gives hosts 30 days to respond.
       expires_at: new Date(submitted.getTime() + 30 * 86_400_000).toISOString(),
       booking_id: confirmation,
       ratings: ['overall', 'cleanliness', 'communication', 'location'].map((category, i) => ({

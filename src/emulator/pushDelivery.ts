@@ -3,11 +3,11 @@ import type { EmulatorState } from './state';
 import { isObject, type Json } from './validate';
 
 /**
- * Delivery of one push to the partner endpoint (spec 4.5, 4.7, 4.8 and section 8): HTTP Basic with the
- * partner's credentials, the documented acknowledgement expected, then up to 3 reposts, then the item is dropped.
+ * Delivery of one push to the partner endpoint: HTTP Basic with the partner's credentials, the documented
+ * acknowledgement expected, then up to 3 reposts, then the item is dropped.
  */
 
-/** The first post and the 3 reposts of spec section 8. */
+/** The first post and the provider's 3 reposts. */
 export const MAX_ATTEMPTS = 4;
 
 /**
@@ -98,7 +98,7 @@ export async function deliver(state: EmulatorState, kind: PushKind, channel: str
     outcome.attempts.push(result);
     outcome.acknowledged = result.error === undefined;
   }
-  // Spec 8: after the reposts the item leaves the queue for good.
+  // As at the provider: after the reposts the item leaves the queue for good.
   outcome.dropped = !outcome.acknowledged;
   return outcome;
 }

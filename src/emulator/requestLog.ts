@@ -52,7 +52,7 @@ function envelopeFor(url: string, field: string, reason: string): unknown {
   }
   if (/\/jservice\/(messagingAB|OTA_ReplyReview)$/.test(path))
     return { status: 'Fail', response: `${field}: ${reason}` };
-  // Spec 7: a body the deserializer cannot read is answered with Status Fail, empty Errors and the reason.
+  // As at the provider: a body the deserializer cannot read gets Status Fail, empty Errors and the reason.
   if (path.startsWith('/SUAPI')) return { Status: 'Fail', Errors: [], Message: `${field}: ${reason}` };
   return { error: `${field}: ${reason}` };
 }

@@ -22,7 +22,7 @@ export interface Room {
   ratePlans: RatePlan[];
 }
 
-/** Spec 2.11. */
+/** One channel notification, as notificationAB lists it. */
 export interface ChannelNotification {
   notification_id: string;
   notification_type: string;
@@ -31,7 +31,7 @@ export interface ChannelNotification {
   cta_url: string;
 }
 
-/** A host account on channel 244 connected to a property (notifications are per account, spec 4.10). */
+/** A host account on channel 244 connected to a property (notifications are listed per account). */
 export interface Channel244Account {
   accountId: string;
   /** When set, notificationAB answers this account's element with status Fail and this message. */
@@ -44,7 +44,7 @@ export interface EmulatedProperty {
   name: string;
   /** Inactive properties are left out of pmsproperty and refused by review reply (code 947). */
   active: boolean;
-  /** The legal entity with a valid contract; property update refuses any other (spec 7, case 2). */
+  /** The legal entity with a valid contract; property update refuses any other. */
   legalEntityId: string;
   currency: string;
   hostName: string;
@@ -54,7 +54,7 @@ export interface EmulatedProperty {
   channel244Accounts: Channel244Account[];
 }
 
-/** A partner account on the payment-token host (spec 2.13). */
+/** A partner account on the payment-token host. */
 export interface PaymentPartner {
   partner_id: string;
   partner_name: string;
@@ -165,7 +165,8 @@ export function seedProperties(): EmulatedProperty[] {
       ],
     },
     {
-      // Inactive on purpose: the property behind error 947 (spec 7). Not listed by pmsproperty.
+      // Inactive on purpose: review replies for it fail with code 947 (property is inactive). Not listed by
+      // pmsproperty.
       hotelid: 'IK-DEMO-003',
       name: 'Mill Cottage',
       active: false,

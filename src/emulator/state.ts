@@ -6,14 +6,14 @@ import { seedPartners, seedProperties, type EmulatedProperty, type PaymentPartne
 
 export type { EmulatedProperty, PaymentPartner, Room, RatePlan, Channel244Account } from './seed';
 
-/** One facility as last set (spec 2.2); instances carry their detail objects as received plus an instance_id. */
+/** One facility as last set; instances carry their detail objects as received plus an instance_id. */
 export interface StoredFacility {
   facility_id: string;
   is_available: boolean;
   instances: ({ instance_id: string } & Record<string, unknown>)[];
 }
 
-/** An image held for a property (spec 2.10). */
+/** An image held for a property. */
 export interface StoredImage {
   imageid: number;
   pms_imageid: string;
@@ -86,7 +86,7 @@ export interface EmulatorState {
   rateRules: Map<string, RuleCalendar>;
   partners: Map<string, PaymentPartner>;
   transactions: Map<string, Transaction>;
-  /** order ids already used, per partner (the spec calls order_id unique). */
+  /** order ids already used, per partner (the provider requires order_id to be unique). */
   orderIds: Set<string>;
   /** Where pushes go (`POST /_emulator/partner`). */
   partnerEndpoint: { url: string; username: string; password: string } | null;

@@ -1,7 +1,7 @@
 /**
  * Small readers for request bodies. They throw {@link Invalid} naming the field path (`facilities[0].facility_id`)
  * and the reason, and each route turns that into its own envelope: the provider answers the same mistake with a
- * different shape on each endpoint (spec section 7).
+ * different shape on each endpoint.
  */
 
 export class Invalid extends Error {

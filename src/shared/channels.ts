@@ -9,7 +9,7 @@ export interface ChannelProfile {
   replyLineBreak: string;
   /** False where the provider says nothing and the rule is our best guess (Expedia). */
   lineBreakConfirmed: boolean;
-  /** Reply fields the channel requires beyond hotelid, channel and message (spec 2.5). */
+  /** Reply fields the channel requires beyond hotelid, channel and message. */
   replyRequires: readonly ('threadid' | 'guestid' | 'listingid' | 'bookingid')[];
   /** Which review API serves the channel: the current one (19, 9), the legacy one (244), or none. */
   reviewApi: 'current' | 'legacy' | null;
@@ -66,7 +66,7 @@ export function channelProfile(code: string | number): ChannelProfile {
 /** The display name of a channel code ("Airbnb", or "channel 189" for codes we do not know). */
 export const channelName = (code: string | number): string => channelProfile(code).name;
 
-/** Writes the owner's line breaks the way the channel expects them in a reply (spec 2.5). */
+/** Writes the owner's line breaks the way the channel expects them in a reply (`replyLineBreak`). */
 export function encodeReplyLineBreaks(text: string, code: string | number): string {
   return text.replace(/\r\n|\r|\n/g, channelProfile(code).replyLineBreak);
 }

@@ -1,5 +1,5 @@
 /**
- * The provider's `client-id` header: the partner's domain encoded in base64 (spec section 5, rule 1).
+ * The provider's `client-id` header: the partner's domain encoded in base64.
  * Uses TextEncoder + btoa so it runs the same in the renderer and in Node.
  */
 export function clientIdFromDomain(domain: string): string {

@@ -9,7 +9,7 @@ export const ENVIRONMENT_LABELS: Record<Environment, string> = {
   production: 'Su production',
 };
 
-/** Base URLs from provider-notes.md; the owner may edit them. Demo URLs are only known at run time. */
+/** The provider's published base URLs; the owner may edit them. Demo URLs are only known at run time. */
 export const DEFAULT_BASE_URLS: Record<Exclude<Environment, 'demo'>, { main: string; token: string }> = {
   sandbox: { main: 'https://connect-sandbox.su-api.com/SUAPI', token: 'https://token.suissu.com' },
   production: { main: 'https://connect.su-api.com/SUAPI', token: 'https://token.suissu.com' },
@@ -17,7 +17,8 @@ export const DEFAULT_BASE_URLS: Record<Exclude<Environment, 'demo'>, { main: str
 
 /**
  * The token prefix each environment must issue. The demo emulator behaves like the sandbox.
- * SECURITY: a token with the other prefix is never sent (spec section 5, rule 3).
+ * SECURITY: a token with the other prefix is never sent (`live_` tokens work only on production, `sandbox_` ones
+ * only on the sandbox).
  */
 export const TOKEN_PREFIX: Record<Environment, 'sandbox_' | 'live_'> = {
   demo: 'sandbox_',

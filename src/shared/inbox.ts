@@ -181,9 +181,8 @@ const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
 const PHONE = /(?:\+|\b00)\d[\d\s().-]{6,}\d|\b\d{3}[\s.-]?\d{3}[\s.-]?\d{3,4}\b/;
 
 /**
- * What a channel will block or filter in a reply, said before sending (provider-notes, "Channel rules owners trip
- * over"): Booking.com allows links only when whitelisted; Airbnb filters links, phone numbers and e-mail
- * addresses in conversations without a booking.
+ * What a channel will block or filter in a reply, said before sending: Booking.com allows links only when
+ * whitelisted; Airbnb filters links, phone numbers and e-mail addresses in conversations without a booking.
  */
 export function composerWarnings(thread: { channel: string; hasBooking: boolean }, text: string): string[] {
   const warnings: string[] = [];

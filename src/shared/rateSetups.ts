@@ -78,7 +78,8 @@ export type RatePlanSetup = RoomSetup['rates'][number];
 
 /**
  * The number a channel ends up with on a day, from the owner's base figure and the channel's rule (the base
- * itself without a modifier, closed or not); null without a base. Never below 0 (spec 4.11, 2, for inventory).
+ * itself without a modifier, closed or not); null without a base. Never below 0: the provider posts a negative
+ * inventory result as 0, and a negative price cannot exist.
  */
 export function resultingValue(level: 'inventory' | 'rate', base: number | null, rule: DayRule | undefined) {
   if (base === null) return null;

@@ -138,7 +138,7 @@ export interface RateDraft {
 /** What a push of the draft would send and change. */
 export interface RatePreview {
   name: string;
-  /** The exact request (spec endpoint 13) that would be sent. */
+  /** The exact inventory and rate control request (`invratecontrol`) that would be sent. */
   request: unknown;
   /** Its fingerprint: `rates.push` given it refuses to send anything else. */
   fingerprint: string;

@@ -4,10 +4,10 @@ import { addDays, daysOf } from './dates';
 /**
  * The rates composer. The provider works by overwrite: a request replaces the WHOLE rule set of a room (or room +
  * rate plan) for every date it names, so a change to one channel must carry every other channel's rules on those
- * dates or they are wiped (spec 4.11, rules 5–6). This module keeps that trap away from the rest of the app: from
- * what was last pushed and the owner's edits it composes the request that sends, for every touched date, the full
- * new rule set — consecutive days with identical sets merged into one range, channels with identical rules merged
- * into one OTARule — and nothing for dates no edit touched.
+ * dates or they are wiped (a channel left out gets the provider's base data). This module keeps that trap away
+ * from the rest of the app: from what was last pushed and the owner's edits it composes the request that sends, for
+ * every touched date, the full new rule set — consecutive days with identical sets merged into one range, channels
+ * with identical rules merged into one OTARule — and nothing for dates no edit touched.
  */
 
 /** One channel's rule on one day: a modifier, closed, or both (closed only for rates). */

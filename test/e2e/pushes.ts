@@ -7,16 +7,16 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator
 import { startApp, type RunningApp } from './app';
 
 // Pushes as Su sends them, posted straight to the app's push listener (the in-process demo emulator cannot be
-// reached from here): the provider's own fixture bodies with fresh ids, and 19/9 messages built from spec 2.4.
+// reached from here): the provider's own fixture bodies with fresh ids, and 19/9 messages built field by field.
 
 const fixtureDir = join(import.meta.dirname, '..', 'fixtures', 'su');
 const fixture = (name: string) => JSON.parse(readFileSync(join(fixtureDir, name), 'utf8')) as Record<string, unknown>;
 
 let counter = 0;
-/** A new provider id each call (digits, as the channels send them). */
 /** A response deadline 20 days from now (legacy reviews past theirs cannot be answered). */
 export const REVIEW_EXPIRES = new Date(Date.now() + 20 * 86_400_000).toISOString();
 
+/** A new provider id each call (digits, as the channels send them). */
 export const freshId = () => `${Date.now()}${String(counter++).padStart(4, '0')}`;
 
 /** The Airbnb fixture (Chris, Modern housewith Parking, 7–11 Jul 2021) as a new message of the same thread. */
@@ -25,7 +25,7 @@ export function airbnbMessage(overrides: Record<string, unknown> = {}): Record<s
 }
 
 /**
- * A Booking.com (19) or Expedia (9) message per spec 2.4: no user or booking details; the booking id is what
+ * A Booking.com (19) or Expedia (9) message as Su pushes it: no user or booking details; the booking id is what
  * keeps the conversation together.
  */
 export function channelMessage(
@@ -49,12 +49,12 @@ export function channelMessage(
   };
 }
 
-/** The Booking.com review fixture (spec 2.6) with a new review id. */
+/** The Booking.com review fixture with a new review id. */
 export function currentReview(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...fixture('push-review-19.json'), channel_review_id: `19_${freshId()}`, ...overrides };
 }
 
-/** A legacy Airbnb review (spec 2.8): message-style fields plus the `review` object. */
+/** A legacy Airbnb review: message-style fields plus the `review` object. */
 export function legacyReview(review: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     message: '',

@@ -55,7 +55,7 @@ test('a reply on each channel reaches Su as a messagingAB request with the chann
   page,
   su,
 }) => {
-  // The ids each channel requires (spec 2.5; the thread's other ids go along too), and the line break: a
+  // The ids each channel requires (the thread's other ids go along too), and the line break: a
   // backslash and n (two characters) for Airbnb, two backslashes and n (three) for Booking.com and Expedia.
   const channels = [
     { channel: '244', name: 'Airbnb', ids: ['threadid', 'guestid', 'listingid'], br: '\\n' },

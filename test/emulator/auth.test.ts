@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_REQUIRED } from '../../src/emulator/authRoutes';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 
-/** Each endpoint's auth scheme (spec section 5), body parsing failures, unknown paths and the request log. */
+/** Each endpoint's auth scheme, body parsing failures, unknown paths and the request log. */
 describe('emulator auth schemes and envelopes', () => {
   let h: EmulatorHarness;
   beforeEach(async () => {
@@ -75,7 +75,7 @@ describe('emulator auth schemes and envelopes', () => {
       status: 401,
       body: { ErrorMessages: ['x-api-name : invalid or missing', 'x-api-key : invalid or missing'] },
     });
-    // The partner endpoint writes its result key in lower case (spec 4.12).
+    // The partner endpoint writes its result key in lower case, as the provider documents it.
     expect(await h.payment('partner', {}, { 'x-api-key': 'nope' })).toMatchObject({
       status: 401,
       body: { status: 'Fail', ErrorMessages: ['x-api-key : invalid or missing'] },

@@ -4,10 +4,9 @@ import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorH
 import { fixtureText } from '../support/fixtures';
 
 /**
- * The overwrite semantics of invratecontrol (spec 4.11, state rules 1–2) as a table, through real HTTP: each case
- * sends its calls to a fresh emulator, then reads the per-channel result with GET /_emulator/calendar.
- * Days are offsets from a start 10 days after the emulator's today. Room DBL holds 4 units; its BAR rate is
- * 120 on weekdays and 145 on Fridays and Saturdays.
+ * The overwrite semantics of invratecontrol as a table, through real HTTP: each case sends its calls to a fresh
+ * emulator, then reads the per-channel result with GET /_emulator/calendar. Days are offsets from a start 10 days after
+ * the emulator's today. Room DBL holds 4 units; its BAR rate is 120 on weekdays and 145 on Fridays and Saturdays.
  */
 
 type Rule = { type?: string; value?: string | number; closed?: boolean };

@@ -4,8 +4,8 @@ import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorH
 import { fixtureText } from '../support/fixtures';
 
 /**
- * Pushes to a partner endpoint (spec 4.5, 4.7, 4.8, section 8) through a tiny partner server in the test: Basic
- * auth, the acknowledgement each kind needs, 3 reposts, then the item is dropped.
+ * Pushes to a partner endpoint through a tiny partner server in the test: Basic auth, the acknowledgement each kind
+ * needs, 3 reposts, then the item is dropped.
  */
 describe('pushes to the partner endpoint', () => {
   let h: EmulatorHarness;
@@ -83,7 +83,7 @@ describe('pushes to the partner endpoint', () => {
   it('a current review has the published shape and unique ids on every push', async () => {
     const first = await h.control.push({ kind: 'review', channel: '19' });
     const second = await h.control.push({ kind: 'review', channel: '19' });
-    // The published sample's fields plus channel_booking_id, which the contract (2.6) lists and the sample lacks.
+    // The published sample's fields plus channel_booking_id, which the contract's field list has and the sample lacks.
     const sampleKeys = Object.keys(JSON.parse(fixtureText('push-review-19.json')));
     expect(Object.keys(first.body).sort()).toEqual([...sampleKeys, 'channel_booking_id'].sort());
     expect(first.body).toMatchObject({

@@ -7,7 +7,7 @@ describe('the number a channel ends up with', () => {
     ['inventory', 4, { type: 'Fixed', value: 2 }, 2],
     ['inventory', 4, { type: 'Increase', value: 1 }, 5],
     ['inventory', 4, { type: 'Decrease', value: 3 }, 1],
-    // Spec 4.11 rule 2: a negative inventory result is posted as 0.
+    // The provider posts a negative inventory result as 0.
     ['inventory', 2, { type: 'Decrease', value: 5 }, 0],
     ['rate', 120, { type: 'Multiply', value: 0.9 }, 108],
     ['rate', 99.99, { type: 'Multiply', value: 1.1 }, 109.99],

@@ -19,7 +19,7 @@ export interface Database {
  *
  * WAL lets the UI read while the push receiver writes. `synchronous=FULL` makes every commit durable before it
  * returns: this connection is the one that acknowledges provider pushes and queues outbox rows, and an
- * acknowledged push must survive a power cut (RELIABILITY items 1 and 11).
+ * acknowledged push or a queued outbox row must survive a power cut.
  */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

@@ -2,9 +2,9 @@ import { channelProfile } from '../../shared/channels';
 import type { CurrentReviewDetail, LegacyReviewDetail } from '../../shared/inbox';
 
 /**
- * Whether a review may be answered, with the reason in the owner's words when not (spec 2.6–2.9 and
- * provider-notes): the provider's own eligibility flag; Booking.com allows one reply, and not to a score-only
- * review; legacy Airbnb replies only to reviews written by a guest with a booking, within the response window.
+ * Whether a review may be answered, with the reason in the owner's words when not: the provider's own
+ * eligibility flag; Booking.com allows one reply, and not to a score-only review; legacy Airbnb replies only to
+ * reviews written by a guest with a booking, within the response window.
  */
 export function replyPermission(
   review: ({ kind: 'current'; detail: CurrentReviewDetail } | { kind: 'legacy'; detail: LegacyReviewDetail }) & {
@@ -29,7 +29,7 @@ export function replyPermission(
     return { allowed: true };
   }
   const d = review.detail;
-  // Spec 2.9: only reviews initiated by the guest; a review that does not say who wrote it is not assumed to be.
+  // Su takes replies only to reviews the guest wrote; a review that does not say who wrote it is not assumed to be.
   if (d.reviewerRole !== 'guest') {
     return { allowed: false, reason: 'Only reviews written by a guest can be answered on Airbnb.' };
   }

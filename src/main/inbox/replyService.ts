@@ -32,7 +32,8 @@ function checked<T>(
 
 /**
  * Replies to guests and reviews. Each reply is written locally (the owner sees it at once, marked queued) and
- * queued in the outbox in ONE transaction (RELIABILITY 11); the outbox sends it when the provider is reachable.
+ * queued in the outbox in ONE transaction (both survive a crash, or neither); the outbox sends it when the provider
+ * is reachable.
  */
 export function createReplyService(deps: {
   database: Database;
@@ -45,7 +46,8 @@ export function createReplyService(deps: {
 
   /**
    * The reply as Su expects it: every id the thread has (the channel's required ones are checked, the others
-   * go along too: provider-notes say listingid is required for every channel, and the 244 sample sends bookingid).
+   * go along too: Su's documentation calls listingid required for every channel, and its 244 sample sends
+   * bookingid).
    */
   function messagePayload(threadId: number, body: string): MessageReply {
     const t = inbox.thread(threadId);

@@ -50,7 +50,7 @@ export function storeMessage(
 ): { messageId: number; threadId: number; author: 'guest' | 'host' } | null {
   const channel = push.channel_id;
   const author = push.message_type === 'property' ? 'host' : 'guest';
-  // A repost changes nothing, not even the thread's details: what was stored stays as it was (RELIABILITY 4).
+  // A repost changes nothing, not even the thread's details: what was stored stays as it was.
   const known = db
     .prepare('SELECT 1 FROM messages WHERE channel = ? AND provider_message_id = ?')
     .get(channel, push.messageid);

@@ -56,7 +56,7 @@ function upsert(
   return { reviewId, created: true };
 }
 
-/** Files a current review (spec 2.6). Returns null for a repost that brings nothing newer. */
+/** Files a current review (Booking.com, Expedia). Returns null for a repost that brings nothing newer. */
 export function storeReview(
   db: DatabaseSync,
   push: ReviewPush,
@@ -90,7 +90,7 @@ export function storeReview(
   );
 }
 
-/** Files a legacy Airbnb review (spec 2.8). */
+/** Files a legacy Airbnb review. */
 export function storeLegacyReview(
   db: DatabaseSync,
   push: LegacyReviewPush,

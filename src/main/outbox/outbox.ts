@@ -26,8 +26,9 @@ const notFound = (id: number) =>
   new AppFailure({ code: 'not_found', message: `There is no outgoing item ${id}.`, retryable: false });
 
 /**
- * The durable outbox: work for the provider (message and review replies, later rate pushes) that must survive a
- * crash and go out exactly as the owner intended (RELIABILITY 11–14).
+ * The durable outbox: work for the provider (message and review replies, rate pushes) that must survive a crash
+ * and go out exactly as the owner intended: retried with backoff, one at a time per entity, and never marked sent
+ * when its outcome is unknown.
  *
  * Callers queue an item in the same transaction as their local change, on the same connection:
  *
@@ -69,7 +70,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
 
   /**
    * Tells the UI and the worker about a new item once the caller's transaction has ended. Until then the row is
-   * not committed (and may yet be rolled back), so the UI must not say "queued" (RELIABILITY 11).
+   * not committed (and may yet be rolled back), so the UI must not say "queued" yet.
    */
   const afterCommit = (id: number) => {
     const check = () => {

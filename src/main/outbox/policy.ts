@@ -1,7 +1,7 @@
 import { AppFailure, ErrorCode, type AppError, errorText } from '../../shared/result';
 
 /**
- * What an attempt's outcome means for the item (RELIABILITY 12 and 14):
+ * What an attempt's outcome means for the item:
  * - `pause`: the provider refused our credentials (after the client already renewed the token once), or none are
  *   configured. Every other item would be refused the same way, so the whole queue waits for the owner.
  * - `unknown`: the request may have arrived (timeout, connection cut). Never marked sent, never sent again by

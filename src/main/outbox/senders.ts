@@ -1,7 +1,7 @@
 import type { LegacyReviewReply, MessageReply, ReviewReply } from '../../shared/su/messaging';
 import type { ProviderClient } from '../provider/client';
 
-/** The outbox kinds of issue 4's replies (spec endpoints 6, 7 and 8). */
+/** The outbox kinds of the three replies: to a guest message, to a current review, to a legacy Airbnb review. */
 export const REPLY_KINDS = {
   message: 'message-reply',
   review: 'review-reply',

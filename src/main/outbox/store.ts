@@ -32,7 +32,7 @@ const toItem = (row: Row): OutboxItem => ({
   updatedAt: row.updated_at,
 });
 
-/** States that hold back later items of the same entity (RELIABILITY 13). */
+/** States that hold back later items of the same entity: a second reply in a thread waits for the first. */
 const BLOCKING = `('queued', 'sending', 'failed')`;
 
 /** A queued item whose entity has nothing earlier still open: it is its entity's turn. */

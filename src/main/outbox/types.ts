@@ -15,7 +15,7 @@ export type OutboxState = 'queued' | 'sending' | 'sent' | 'failed' | 'discarded'
 /** One unit of work for the provider, as stored. */
 export interface OutboxItem<P = unknown> {
   id: number;
-  /** Which sender handles it: 'message-reply', 'review-reply', 'legacy-review-reply', later e.g. rate pushes. */
+  /** Which sender handles it: 'message-reply', 'review-reply', 'legacy-review-reply' or 'rates-push'. */
   kind: string;
   /**
    * What it belongs to, for ordering: items with the same key go out strictly one after another, in the order

@@ -104,7 +104,7 @@ export function createWorker(deps: WorkerDeps) {
     notify(item.id);
   }
 
-  /** Moves a `sending` item on according to its outcome (RELIABILITY 12 and 14). */
+  /** Moves a `sending` item on according to its outcome: sent, queued again with backoff, or stopped. */
   function record(item: OutboxItem, outcome: Outcome): void {
     const t = now();
     if (outcome.ok) {
@@ -144,7 +144,7 @@ export function createWorker(deps: WorkerDeps) {
       for (const item of store.sending()) {
         // Sends this worker started before a stop() may still be settling: those were not interrupted.
         if (inFlight.has(item.id)) continue;
-        // RELIABILITY 14: the request may have reached the provider; neither resend nor call it sent.
+        // The request may have reached the provider: neither resend nor call it sent.
         if (store.fail(item.id, INTERRUPTED, now())) notify(item.id);
       }
       running = true;

@@ -48,7 +48,10 @@ interface ProviderProblem {
   field?: string;
 }
 
-/** Collects every error the envelope carries, whatever its form (spec section 7 and provider-notes). */
+/**
+ * Collects every error the envelope carries, whatever its form: `Errors` as an array or one object, the payment
+ * host's `ErrorMessages`, the messaging `response` (text or array), and `Message` when nothing else names a problem.
+ */
 export function envelopeProblems(body: unknown): ProviderProblem[] {
   if (!isObject(body)) return [];
   const problems: ProviderProblem[] = [];

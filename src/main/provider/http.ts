@@ -61,7 +61,7 @@ function networkError(error: unknown, where: { what: string; field?: string; bas
     message: `${where.what} failed: ${reason} (${where.baseUrl}).`,
     ...(where.field ? { field: where.field } : {}),
     retryable: true,
-    // SECURITY/RELIABILITY: only a refused or unresolvable connection proves nothing was sent.
+    // SECURITY: only a refused or unresolvable connection proves nothing was sent.
     ...(NOT_DELIVERED.has(errno) ? {} : { outcomeUnknown: true }),
   };
 }

@@ -24,7 +24,7 @@ export interface ProviderContext {
   credentials: ProviderCredentials;
 }
 
-/** The four auth schemes of spec section 5. */
+/** The provider's four auth schemes: Bearer token, facility app id + API key, HTTP Basic, payment-host headers. */
 export type AuthScheme = 'bearer' | 'facility' | 'basic' | 'payment';
 
 export interface Endpoint<S extends z.ZodType, R> {
@@ -93,10 +93,9 @@ function namedField(text: string): string | undefined {
 }
 
 /**
- * Validates, sends once, and normalizes the answer. SECURITY/RELIABILITY: nothing is sent when the input is
- * invalid; a call that changes state is never retried here (the outbox decides), except after a 401 on a
- * Bearer call, which the provider refused before doing anything: then the token is renewed once and the call
- * repeated.
+ * Validates, sends once, and normalizes the answer. SECURITY: nothing is sent when the input is invalid; a call that
+ * changes state is never retried here (the outbox decides), except after a 401 on a Bearer call, which the provider
+ * refused before doing anything: then the token is renewed once and the call repeated.
  */
 export async function callEndpoint<S extends z.ZodType, R>(
   ctx: ProviderContext,

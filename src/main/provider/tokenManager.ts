@@ -75,7 +75,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     environment: options.environment,
     getToken() {
       if (fresh()) return Promise.resolve(cached!.token);
-      // Single flight: every caller waiting for a token shares one request (RELIABILITY item 15).
+      // Single flight: every caller waiting for a token shares one request, so ten calls with an expired token
+      // cause one token request.
       inflight ??= refresh().finally(() => {
         inflight = null;
       });

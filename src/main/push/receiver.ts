@@ -31,13 +31,13 @@ export interface RunningPushReceiver {
 }
 
 /**
- * The partner endpoint (spec endpoint 5): one address, `POST /push`, for messages, reviews and legacy reviews.
+ * The partner endpoint Su pushes to: one address, `POST /push`, for messages, reviews and legacy reviews.
  *
  * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
  * credentials are checked in onRequest, before the body is read, timing-safe; rate-limited by the connection's
  * own address (never X-Forwarded-For, which a tunnel client could set); body size and timeouts bounded.
- * RELIABILITY: the acknowledgement is sent only after the push is committed (synchronous=FULL); a failed write
- * answers 503 so the provider reposts.
+ * Nothing acknowledged is lost: the acknowledgement is sent only after the push is committed (synchronous=FULL);
+ * a failed write answers 503 so the provider reposts.
  */
 export async function startPushReceiver(options: PushReceiverOptions): Promise<RunningPushReceiver> {
   const now = options.now ?? Date.now;

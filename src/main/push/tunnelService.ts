@@ -6,7 +6,7 @@ import { createUptimeLog } from './uptime';
 
 /**
  * Keeps the optional tunnel in line with the owner's settings: opens it after the listener is up, records when it
- * drops and comes back (the provider reposts only 3 times; RELIABILITY 10), and closes it on stop.
+ * drops and comes back (the provider reposts only 3 times, then drops the push), and closes it on stop.
  */
 export function createTunnelService(deps: { database: Database; provider: TunnelProvider; now: () => number }) {
   type TunnelState = Omit<TunnelStatus, 'authtokenSet' | 'domain'>;

@@ -12,7 +12,7 @@ const HEARTBEAT_MS = 30_000;
 
 /**
  * Records when a component goes up and down, with a heartbeat, so that after a crash or a closed laptop the
- * owner sees from when to when pushes could not arrive (the provider reposts only 3 times; RELIABILITY 10).
+ * owner sees from when to when pushes could not arrive (the provider reposts only 3 times, then drops them).
  */
 export function createUptimeLog(database: Database, component: string, now: () => number) {
   const { db } = database;

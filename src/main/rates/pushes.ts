@@ -17,7 +17,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import { dayChanges, pushDays, revertEdits, type Snapshot } from './changes';
 
-/** The outbox kind and sender of a rates push (spec endpoint 13). */
+/** The outbox kind and sender of a rates push (Su's inventory and rate control call, `invratecontrol`). */
 export const RATES_KIND = 'rates-push';
 export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<unknown> };
 

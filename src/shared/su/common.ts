@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A provider id: letters, digits, hyphen, underscore and dot (the spec's "alphanumeric", as seen in samples). */
+/** A provider id: letters, digits, hyphen, underscore and dot (what the provider's samples call "alphanumeric"). */
 export const idSchema = (label = 'This id', max = 64) =>
   z
     .string({ message: `${label} is required.` })
@@ -9,7 +9,7 @@ export const idSchema = (label = 'This id', max = 64) =>
     .max(max, `${label}: at most ${max} characters.`)
     .regex(/^[A-Za-z0-9._-]+$/, `${label}: only letters, digits, "-", "_" and "." are allowed.`);
 
-/** The service's property id; at most 20 characters where the spec says so (images, rates). */
+/** The service's property id; at most 20 characters where the provider limits it (images, rates). */
 export const hotelIdSchema = (max = 64) => idSchema('The property id', max);
 
 /** A calendar date written YYYY-MM-DD that exists (no 2025-02-30). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hotelIdSchema, idSchema, textSchema } from './common';
 
-/** Enumerations the contract lists completely (spec 2.2). */
+/** Enumerations the contract lists completely. */
 export const FACILITY_ENUMS = {
   parking_location: ['NEARBY', 'ON_SITE', 'UNKNOWN_LOCATION'],
   parking_reservation: ['NOT_NEEDED', 'REQUIRED'],
@@ -134,7 +134,7 @@ const instanceSchema = z
   })
   .strict();
 
-/** Create or update facilities of a property, or of one room when `channel_room_id` is given (spec 2.2). */
+/** Create or update facilities of a property, or of one room when `channel_room_id` is given. */
 export const facilitySetSchema = z
   .object({
     hotel_id: hotelIdSchema(),

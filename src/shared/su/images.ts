@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hotelIdSchema, httpsUrlSchema, idSchema, textSchema } from './common';
 
-/** Images: `hotelid` is at most 20 characters on every image endpoint (spec 4.9). */
+/** Images: `hotelid` is at most 20 characters on every image endpoint. */
 const imageHotelId = hotelIdSchema(20);
 
 /** Create images (endpoint 9). The provider fetches each `url` itself, so it must be public https. */

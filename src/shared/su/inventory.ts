@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addDays, localToday } from '../dates';
 import { dateSchema, hotelIdSchema, idSchema } from './common';
 
-/** How far ahead rules may be set (provider-notes: 500 days). */
+/** How far ahead rules may be set: the provider refuses dates more than 500 days ahead. */
 export const MAX_DAYS_AHEAD = 500;
 
 export const RULE_TYPES = ['Fixed', 'Increase', 'Decrease', 'Multiply'] as const;
@@ -18,8 +18,8 @@ const channelCodes = z
   .min(1, 'Name at least one channel.');
 
 /**
- * One rule (spec 2.12 and 4.11): a modifier (type + value) and/or `closed`. `level` decides what is allowed:
- * Multiply and closed only for rates; inventory values are whole numbers; a closed-only rule has no type/value.
+ * One rule: a modifier (type + value) and/or `closed`. `level` decides what is allowed: Multiply and closed only for
+ * rates; inventory values are whole numbers; a closed-only rule has no type/value.
  */
 const ruleSchema = (level: 'inventory' | 'rate') =>
   z

@@ -15,8 +15,8 @@ const channelSchema = z.enum(MESSAGING_CHANNELS, {
 });
 
 /**
- * A reply to a guest message (spec 2.5). `message` holds the owner's text with real line breaks; the client
- * encodes them for the channel. Which ids are required depends on the channel (the channel table).
+ * A reply to a guest message. `message` holds the owner's text with real line breaks; the client encodes them for the
+ * channel. Which ids are required depends on the channel (the channel table).
  */
 export const messageReplySchema = z
   .object({
@@ -40,7 +40,7 @@ export const messageReplySchema = z
   });
 export type MessageReply = z.input<typeof messageReplySchema>;
 
-/** A reply to a current review on Booking.com or Expedia (spec 2.7); all fields required. */
+/** A reply to a current review on Booking.com or Expedia; all fields required. */
 export const reviewReplySchema = z
   .object({
     hotel_id: hotelIdSchema(),
@@ -55,7 +55,7 @@ export const reviewReplySchema = z
 export type ReviewReply = z.input<typeof reviewReplySchema>;
 
 /**
- * A reply to a legacy Airbnb review (spec 2.9). The field list marks everything optional; a reply cannot be
+ * A reply to a legacy Airbnb review. The provider's field list marks everything optional; a reply cannot be
  * placed without the property, the review and the text, so those are required here.
  */
 export const legacyReviewReplySchema = z

@@ -10,7 +10,7 @@ const languageTag = z
   .trim()
   .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'A language tag such as en or en-GB.');
 
-/** Update a property record on the hotel channel (spec 2.3). */
+/** Update a property record on the hotel channel. */
 export const propertyUpdateSchema = z
   .object({
     hotel_id: hotelIdSchema(),

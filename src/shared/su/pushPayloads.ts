@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // Pushes arrive from the provider: parse leniently (numbers or strings for ids and counts, nulls, unknown extra
-// keys kept), validate only what the app needs to file them. Spec 2.4, 2.6, 2.8 and provider-notes.
+// keys kept), validate only what the app needs to file them.
 
 const idLike = z.union([z.string(), z.number()]).transform(String);
 const optionalText = z.string().nullish();
@@ -14,7 +14,7 @@ const numberLike = z
       .transform(Number),
   ])
   .nullish();
-/** true/false or the letters Y/N (provider-notes). */
+/** true/false or the letters Y/N: the provider sends flags such as `is_eligible_to_respond` either way. */
 export const yesNoSchema = z.union([
   z.boolean(),
   z.enum(['Y', 'N', 'y', 'n']).transform((v) => v.toUpperCase() === 'Y'),
@@ -52,7 +52,7 @@ const bookingDetails = z
 
 const attachments = z.array(z.object({ attachment_id: idLike.nullish(), mime_type: optionalText }).loose()).nullish();
 
-/** A guest (or host echo) message push (spec 2.4). */
+/** A guest (or host echo) message push. */
 export const messagePushSchema = z
   .object({
     message: z.string(),
@@ -72,7 +72,7 @@ export const messagePushSchema = z
   .loose();
 export type MessagePush = z.output<typeof messagePushSchema>;
 
-/** A current review push, channels 19 and 9 (spec 2.6). */
+/** A current review push, channels 19 and 9. */
 export const reviewPushSchema = z
   .object({
     hotel_id: idLike,
@@ -95,7 +95,7 @@ export const reviewPushSchema = z
   .loose();
 export type ReviewPush = z.output<typeof reviewPushSchema>;
 
-/** A legacy Airbnb review push (spec 2.8): every field optional, the review itself in `review`. */
+/** A legacy Airbnb review push: every field optional, the review itself in `review`. */
 export const legacyReviewPushSchema = z
   .object({
     message: optionalText,

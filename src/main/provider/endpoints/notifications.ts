@@ -2,7 +2,7 @@ import { notificationsRequestSchema, type NotificationsRequest } from '../../../
 import { isObject, resultFlag } from '../envelope';
 import { callEndpoint, type ProviderContext } from '../request';
 
-/** One notification from an Airbnb account (spec 2.11). */
+/** One notification from an Airbnb account. */
 export interface ChannelNotification {
   id: string;
   type: string;

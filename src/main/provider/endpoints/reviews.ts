@@ -14,7 +14,7 @@ export interface ReviewReplySent {
   warnings: unknown[];
 }
 
-/** Which reply field a review-reply error code is about (spec 7: 558 invalid hotel code, 573 mapping, 947 inactive). */
+/** Which reply field a review-reply error code is about (558 invalid hotel code, 573 mapping, 947 inactive). */
 const reviewField = (p: { code: string | null; text: string; field?: string }) =>
   p.code === '558' || p.code === '947' ? 'hotel_id' : p.code === '573' ? 'channel_property_id' : fieldByKeywords([])(p);
 
