@@ -15,7 +15,7 @@ import { createInboxNews, type Notifier } from './inbox/news';
 import { createReplyService } from './inbox/replyService';
 import { outboxHandlers } from './outbox/handlers';
 import { createOutbox } from './outbox/outbox';
-import { replySenders } from './outbox/senders';
+import { replySenders } from './inbox/replySenders';
 import { pushHandlers } from './push/handlers';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { TunnelProvider } from './push/tunnel';

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/main/db/database';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
 import { createOutbox } from '../../src/main/outbox/outbox';
-import { replySenders } from '../../src/main/outbox/senders';
+import { replySenders } from '../../src/main/inbox/replySenders';
 import type { OutboxItem, Timers } from '../../src/main/outbox/types';
 import { issueToken } from '../../src/main/provider/auth';
 import { createProviderClient, type ProviderClient } from '../../src/main/provider/client';

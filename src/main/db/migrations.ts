@@ -27,7 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'inbox, push log, outbox',
     sql: `
-      -- Every authenticated push exactly as received, before anything else happens to it (RELIABILITY 2).
+      -- Every authenticated push exactly as received, before anything else happens to it: nothing authenticated is lost.
       CREATE TABLE push_log (
         id            INTEGER PRIMARY KEY,
         received_at   INTEGER NOT NULL,
@@ -141,7 +141,7 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at  INTEGER NOT NULL
       );
 
-      -- When the push listener (and later the tunnel) went up and down, so gaps are visible (RELIABILITY 10).
+      -- When the push listener and the tunnel went up and down, so gaps are visible (Su reposts only 3 times).
       CREATE TABLE uptime_log (
         id          INTEGER PRIMARY KEY,
         component   TEXT    NOT NULL,

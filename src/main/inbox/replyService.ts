@@ -11,7 +11,7 @@ import { validationError } from '../../shared/validation';
 import type { Database } from '../db/database';
 import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
-import { REPLY_KINDS, type ReplySenders } from '../outbox/senders';
+import { REPLY_KINDS, type ReplySenders } from './replySenders';
 import type { InboxQueries } from './inboxQueries';
 
 /** A reply the provider would refuse is refused here first, naming the composer field or the missing id. */

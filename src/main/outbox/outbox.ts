@@ -33,8 +33,8 @@ const notFound = (id: number) =>
  * Callers queue an item in the same transaction as their local change, on the same connection:
  *
  *     database.transaction(() => {
- *       const item = outbox.enqueue('message-reply', `thread:${threadId}`, reply);
- *       insertHostMessage(threadId, reply.message, item.id);
+ *       const item = outbox.enqueue(REPLY_KINDS.message, entityKey.thread(threadId), payload);
+ *       db.prepare('INSERT INTO messages … outbox_id …').run(…, item.id);
  *     });
  *
  * so either both are committed or neither is; `onChange` hears about the item only after that commit.
