@@ -1,6 +1,10 @@
-import type { PropertySetupInput } from '../shared/rateSetups';
+import { isDeepStrictEqual } from 'node:util';
+import type { MethodArgs } from '../shared/contract';
+import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../shared/rateSetups';
+import { errorText } from '../shared/result';
 import { startEmulator, type RunningEmulator } from '../emulator/emulator';
 import type { EmulatorState } from '../emulator/state';
+import type { SettingsStore } from './config/settingsStore';
 import { createCore, type Core, type CoreDeps } from './core';
 
 // The built-in demo provider: the Su emulator running in this process, so that a new owner can try every screen
@@ -24,19 +28,41 @@ function demoRateSetups(state: EmulatorState): PropertySetupInput[] {
 }
 
 /**
- * On the demo provider the owner has nothing to type in: the demo's rooms and rate plans are entered once, when
- * the demo is the active provider (at start, or when the owner switches to it). Removed ones stay removed.
+ * The demo's rooms and rate plans belong to the demo. On the demo provider the owner has nothing to type in: they
+ * are entered when the demo becomes the active provider (at start, or when the owner switches to it), once: removed
+ * ones stay removed while the demo stays active. When the owner moves to sandbox or production, the ones still
+ * exactly as the demo entered them are taken off the Rates screen again, so the demo's properties never sit among
+ * the owner's own.
  */
-async function enterDemoRates(core: Core, deps: Pick<CoreDeps, 'settings'>, state: EmulatorState): Promise<void> {
-  if (core.connection.state().active !== 'demo' || deps.settings.get('rates.demoSetupDone')) return;
-  deps.settings.set('rates.demoSetupDone', true);
-  const existing = await core.dispatcher.dispatch('rates.properties', {});
-  if (!existing.ok || (existing.value as unknown[]).length > 0) return;
-  for (const setup of demoRateSetups(state)) {
-    const saved = await core.dispatcher.dispatch('rates.saveSetup', setup);
-    if (!saved.ok) console.error(`demo: the demo property ${setup.hotelId} was not entered: ${saved.error.message}`);
-  }
+function createDemoRates(core: Core, settings: SettingsStore, state: EmulatorState) {
+  const setups = demoRateSetups(state).map((input) => propertySetupSchema.parse(input));
+  const call = async <M extends 'rates.properties' | 'rates.saveSetup' | 'rates.removeSetup'>(
+    method: M,
+    args: MethodArgs<M>,
+  ) => {
+    const result = await core.dispatcher.dispatch(method, args);
+    if (!result.ok) throw new Error(`demo: ${method}: ${result.error.message}`);
+    return result.value as PropertySetup[];
+  };
+  return {
+    async enter(): Promise<void> {
+      if (settings.get(DONE_KEY)) return;
+      settings.set(DONE_KEY, true);
+      if ((await call('rates.properties', {})).length > 0) return;
+      for (const setup of setups) await call('rates.saveSetup', setup);
+    },
+    async leave(): Promise<void> {
+      const entered = await call('rates.properties', {});
+      for (const setup of setups) {
+        const now = entered.find((p) => p.hotelId === setup.hotelId);
+        if (now && isDeepStrictEqual(now, setup)) await call('rates.removeSetup', { hotelId: setup.hotelId });
+      }
+      settings.delete(DONE_KEY);
+    },
+  };
 }
+
+const DONE_KEY = 'rates.demoSetupDone';
 
 /** Starts the built-in demo provider in this process, builds the core on top of it, and starts listening. */
 export async function startCoreWithDemo(deps: Omit<CoreDeps, 'demo'>): Promise<Core & { emulator: RunningEmulator }> {
@@ -52,9 +78,16 @@ export async function startCoreWithDemo(deps: Omit<CoreDeps, 'demo'>): Promise<C
     },
   });
   await core.start();
-  await enterDemoRates(core, deps, emulator.state);
+  const rates = createDemoRates(core, deps.settings, emulator.state);
+  // One change at a time, in the order the owner made them (switching back and forth quickly).
+  let onDemo = core.connection.state().active === 'demo';
+  let settled = onDemo ? rates.enter() : rates.leave();
+  await settled;
   core.events.on('connection.changed', (state) => {
-    if (state.active === 'demo') void enterDemoRates(core, deps, emulator.state);
+    if ((state.active === 'demo') === onDemo) return;
+    onDemo = state.active === 'demo';
+    const next = onDemo ? rates.enter : rates.leave;
+    settled = settled.then(next).catch((error: unknown) => console.error(errorText(error)));
   });
   return {
     ...core,

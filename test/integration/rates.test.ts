@@ -209,6 +209,31 @@ describe('rooms and rate plans the owner enters', () => {
     expect(await call('rates.properties')).toEqual([]);
   });
 
+  it('the demo’s properties leave with the demo (an edited one stays) and come back with it', async () => {
+    const sandbox = {
+      environment: 'sandbox' as const,
+      mainBaseUrl: 'https://a.example/SUAPI',
+      tokenBaseUrl: 'https://b.example',
+      domain: 'x.example',
+    };
+    const [first] = await call('rates.properties');
+    await call('rates.saveSetup', { ...first!, name: 'My guesthouse' });
+    await call('connection.save', sandbox);
+    const onSandbox = await eventually(
+      () => call('rates.properties'),
+      (list) => list.length === 1,
+    );
+    expect(onSandbox.map((p) => [p.hotelId, p.name])).toEqual([['IK-DEMO-001', 'My guesthouse']]);
+
+    await call('rates.removeSetup', { hotelId: 'IK-DEMO-001' });
+    await call('connection.save', { environment: 'demo', domain: 'demo.innkeeper.test' });
+    const back = await eventually(
+      () => call('rates.properties'),
+      (list) => list.length === 2,
+    );
+    expect(back.map((p) => p.hotelId)).toEqual(['IK-DEMO-001', 'IK-DEMO-002']);
+  });
+
   it('a setup is saved as entered, and survives a restart of the core', async () => {
     await call('rates.properties');
     const saved = await call('rates.saveSetup', setup);
