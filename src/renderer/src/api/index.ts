@@ -1,4 +1,4 @@
-import type { InnkeeperApi } from '../../../shared/contract';
+import type { InnkeeperApi } from '@shared/contract';
 import { createHttpApi, sessionToken } from './httpApi';
 
 /**

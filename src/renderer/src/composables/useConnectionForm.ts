@@ -1,14 +1,14 @@
 import { computed, reactive, ref, watch, type Ref } from 'vue';
-import type { ConnectionState } from '../../../shared/connection';
-import type { Environment } from '../../../shared/environments';
+import type { ConnectionState } from '@shared/connection';
+import type { Environment } from '@shared/environments';
 import {
   connectionProfileInputSchema,
   SECRET_NAMES,
   type ConnectionProfileInput,
   type SecretName,
-} from '../../../shared/connection';
-import type { AppError } from '../../../shared/result';
-import { check } from '../../../shared/validation';
+} from '@shared/connection';
+import type { AppError } from '@shared/result';
+import { check } from '@shared/validation';
 
 export interface ConnectionFormModel {
   mainBaseUrl: string;

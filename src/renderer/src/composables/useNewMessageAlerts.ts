@@ -2,7 +2,7 @@ import { useToast } from 'primevue/usetoast';
 import type { ToastMessageOptions } from 'primevue/toast';
 import { onMounted, onUnmounted, watch } from 'vue';
 import { useRouter } from 'vue-router';
-import type { NewMessageEvent } from '../../../shared/inbox';
+import type { NewMessageEvent } from '@shared/inbox';
 import { api } from '../api';
 import { useAppStore } from '../stores/app';
 import { useInboxStore } from '../stores/inbox';

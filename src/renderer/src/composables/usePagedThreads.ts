@@ -1,6 +1,6 @@
 import { markRaw, ref, shallowRef } from 'vue';
-import type { ThreadQuery, ThreadSummary } from '../../../shared/inbox';
-import type { AppError } from '../../../shared/result';
+import type { ThreadQuery, ThreadSummary } from '@shared/inbox';
+import type { AppError } from '@shared/result';
 import { api } from '../api';
 
 /** Threads asked for at once; the virtual scroller asks for the pages it is about to show. */

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { AppInfo } from '../../../shared/contract';
+import type { AppInfo } from '@shared/contract';
 import { api } from '../api';
 
 /** Facts about the running app (host kind, data folder, how secrets are stored). */

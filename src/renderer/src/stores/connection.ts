@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ConnectionState, ConnectionTestResult } from '../../../shared/connection';
-import type { Environment } from '../../../shared/environments';
-import type { ConnectionProfileInput } from '../../../shared/connection';
-import type { AppError } from '../../../shared/result';
+import type { ConnectionState, ConnectionTestResult } from '@shared/connection';
+import type { Environment } from '@shared/environments';
+import type { ConnectionProfileInput } from '@shared/connection';
+import type { AppError } from '@shared/result';
 import { api } from '../api';
 
 /** The connection settings as the core reports them, plus the outcome of the last test and save. */

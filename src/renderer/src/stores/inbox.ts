@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
-import type { MessagingChannel } from '../../../shared/channels';
-import type { Delivery, InboxCounts, ReviewItem, ThreadDetail } from '../../../shared/inbox';
-import type { AppError } from '../../../shared/result';
+import type { MessagingChannel } from '@shared/channels';
+import type { Delivery, InboxCounts, ReviewItem, ThreadDetail } from '@shared/inbox';
+import type { AppError } from '@shared/result';
 import { api } from '../api';
 import { usePagedThreads, type ThreadFilters } from '../composables/usePagedThreads';
 import { setUnreadCount } from '../title';

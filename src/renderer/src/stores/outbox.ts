@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
-import type { OutboxStatus } from '../../../shared/outbox';
-import type { AppError } from '../../../shared/result';
+import type { OutboxStatus } from '@shared/outbox';
+import type { AppError } from '@shared/result';
 import { api } from '../api';
 import { useInboxStore } from './inbox';
 

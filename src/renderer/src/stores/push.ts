@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { AppError } from '../../../shared/result';
-import type { PushSettingsInput, PushStatus } from '../../../shared/push';
+import type { AppError } from '@shared/result';
+import type { PushSettingsInput, PushStatus } from '@shared/push';
 import { api } from '../api';
 
 /** The push listener's settings and health, live. */

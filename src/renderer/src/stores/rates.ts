@@ -1,10 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import { dropPastDays, type RateBookView, type RatePreview, type RatePushRecord } from '../../../shared/rates';
-import { type PropertySetup, type PropertySetupInput } from '../../../shared/rateSetups';
-import type { RuleEdit } from '../../../shared/ratesComposer';
-import type { AppError } from '../../../shared/result';
-import { localToday } from '../../../shared/dates';
+import { dropPastDays, type RateBookView, type RatePreview, type RatePushRecord } from '@shared/rates';
+import { type PropertySetup, type PropertySetupInput } from '@shared/rateSetups';
+import type { RuleEdit } from '@shared/ratesComposer';
+import type { AppError } from '@shared/result';
+import { localToday } from '@shared/dates';
 import { api } from '../api';
 import { useOutboxStore } from './outbox';
 

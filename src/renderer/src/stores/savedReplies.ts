@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import { savedReplySchema, type SavedReply, type SavedReplyInput } from '../../../shared/savedReplies';
-import type { AppError } from '../../../shared/result';
-import { check } from '../../../shared/validation';
+import { savedReplySchema, type SavedReply, type SavedReplyInput } from '@shared/savedReplies';
+import type { AppError } from '@shared/result';
+import { check } from '@shared/validation';
 import { api } from '../api';
 
 /** The owner's saved replies (with {{variables}}), for the composer's menu and their own dialog. */

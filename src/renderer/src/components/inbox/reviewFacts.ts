@@ -1,4 +1,4 @@
-import type { CurrentReviewDetail, LegacyReviewDetail, ReviewItem } from '../../../../shared/inbox';
+import type { CurrentReviewDetail, LegacyReviewDetail, ReviewItem } from '@shared/inbox';
 import { humanize } from './format';
 
 // The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a push brought is

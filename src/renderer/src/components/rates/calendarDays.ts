@@ -1,5 +1,5 @@
-import type { DayRule } from '../../../../shared/rates';
-import { addDays } from '../../../../shared/dates';
+import type { DayRule } from '@shared/rates';
+import { addDays } from '@shared/dates';
 import type { CellView } from './grid';
 
 /**

@@ -1,4 +1,4 @@
-import type { DayRule } from '../../../../shared/rates';
+import type { DayRule } from '@shared/rates';
 
 /**
  * The shapes the rates calendar grid works with. The view builds them from the property's setup, the record of

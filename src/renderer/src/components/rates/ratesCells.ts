@@ -1,7 +1,7 @@
-import { channelName } from '../../../../shared/channels';
-import { type RateBookView } from '../../../../shared/rates';
-import { resultingValue, type PropertySetup } from '../../../../shared/rateSetups';
-import { applyEdits, sameRule, type DaySet, type RuleEdit } from '../../../../shared/ratesComposer';
+import { channelName } from '@shared/channels';
+import { type RateBookView } from '@shared/rates';
+import { resultingValue, type PropertySetup } from '@shared/rateSetups';
+import { applyEdits, sameRule, type DaySet, type RuleEdit } from '@shared/ratesComposer';
 import type { CellView, GridGroup } from './grid';
 
 /** The calendar's groups: per room its inventory, then each rate plan, one row per channel of the property. */

@@ -1,9 +1,9 @@
-import { channelName } from '../../../../shared/channels';
-import type { RateDayChange, DayRule } from '../../../../shared/rates';
-import type { PropertySetup } from '../../../../shared/rateSetups';
-import type { RuleEdit, Target } from '../../../../shared/ratesComposer';
-import { type RuleType } from '../../../../shared/su/inventory';
-import { addDays } from '../../../../shared/dates';
+import { channelName } from '@shared/channels';
+import type { RateDayChange, DayRule } from '@shared/rates';
+import type { PropertySetup } from '@shared/rateSetups';
+import type { RuleEdit, Target } from '@shared/ratesComposer';
+import { type RuleType } from '@shared/su/inventory';
+import { addDays } from '@shared/dates';
 
 /** How the Rates screen writes rules, targets and dates in the owner's words. */
 

@@ -1,4 +1,4 @@
-import type { PropertySetup, PropertySetupInput } from '../../../../shared/rateSetups';
+import type { PropertySetup, PropertySetupInput } from '@shared/rateSetups';
 
 /** The setup form as the owner types it: numbers stay text until saved, rows carry a key for the list. */
 export interface RatePlanRow {

@@ -1,4 +1,4 @@
-import type { Delivery } from '../../../../shared/inbox';
+import type { Delivery } from '@shared/inbox';
 
 /** How a reply's delivery reads in one short line beside it. */
 export interface DeliveryLabel {
