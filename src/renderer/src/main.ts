@@ -5,8 +5,8 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
-import App from './App.vue';
-import { router } from './router';
+import App from '@renderer/shell/App.vue';
+import { router } from '@renderer/shell/router';
 import './styles.css';
 
 // A calm teal instead of Aura's default emerald, to match the logo.
