@@ -7,8 +7,8 @@ import {
   type SecretName,
 } from '@shared/connection';
 import type { Environment } from '@shared/environments';
-import type { AppError } from '@shared/result';
 import { check } from '@shared/validation';
+import { normalizeFields } from '@renderer/lib/fieldErrors';
 
 export interface ConnectionFormModel {
   mainBaseUrl: string;
@@ -110,11 +110,4 @@ export function useConnectionForm(state: Ref<ConnectionState | null>) {
   }
 
   return { environment, model, profile, dirty, localErrors, load, revert, toInput, validated };
-}
-
-/** Field errors keyed by form field (the schema nests secrets under `secrets.`). */
-export function normalizeFields(error: AppError | null): Record<string, string> {
-  if (!error) return {};
-  const entries = Object.entries(error.fields ?? (error.field ? { [error.field]: error.message } : {}));
-  return Object.fromEntries(entries.map(([field, message]) => [field.replace(/^secrets\./, ''), message]));
 }

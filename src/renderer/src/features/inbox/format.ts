@@ -1,3 +1,5 @@
+import { formatDateTime } from '@renderer/lib/format';
+
 /** How the inbox writes times, dates, people and categories (in the owner's locale). */
 
 const MINUTE = 60_000;
@@ -14,7 +16,6 @@ const fullDay = new Intl.DateTimeFormat(undefined, {
   year: 'numeric',
   timeZone: 'UTC',
 });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const startOfDay = (ms: number) => new Date(ms).setHours(0, 0, 0, 0);
 
 /** A list time as mail clients write it: "Just now", "5 min", "14:05", "Yesterday", "Mon", "12 Mar", "12 Mar 2024". */
@@ -32,11 +33,8 @@ export function relativeTime(ms: number | null, now: number): string {
 
 /** "14:05" for a message sent today, otherwise with its date. */
 export function messageTime(ms: number, now: number): string {
-  return startOfDay(ms) === startOfDay(now) ? time.format(ms) : dateTime.format(ms);
+  return startOfDay(ms) === startOfDay(now) ? time.format(ms) : formatDateTime(ms);
 }
-
-/** "7 Jul 2021, 14:05". */
-export const formatDateTime = (ms: number) => dateTime.format(ms);
 
 /** A calendar date from the channel ("2021-07-07") as "Wed, 7 Jul 2021"; anything else as it came. */
 export function formatDay(value: string | null | undefined): string {
@@ -49,7 +47,7 @@ export function formatDay(value: string | null | undefined): string {
 export function formatTimestamp(value: string | null | undefined): string {
   if (!value) return '—';
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? value : dateTime.format(ms);
+  return Number.isNaN(ms) ? value : formatDateTime(ms);
 }
 
 let languages: Intl.DisplayNames | null = null;
@@ -81,8 +79,6 @@ export function partyLine(b: { adults: number | null; children: number | null; i
     .filter(Boolean)
     .join(', ');
 }
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 const shortDay = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 /** The stay as a short range ("Jul 7 – 11"), or '' when the channel sent no dates. */
