@@ -7,8 +7,8 @@ import { api } from '@renderer/api';
 export const useAppStore = defineStore('app', () => {
   const info = ref<AppInfo | null>(null);
   async function load() {
-    const result = await api?.['app.info']({});
-    if (result?.ok) info.value = result.value;
+    const result = await api['app.info']({});
+    if (result.ok) info.value = result.value;
   }
   return { info, load };
 });

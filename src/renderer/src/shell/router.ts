@@ -1,4 +1,4 @@
-import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router';
+import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
 import ConnectionView from '@renderer/features/connection/ConnectionView.vue';
 import InboxView from '@renderer/features/inbox/InboxView.vue';
 import RatesView from '@renderer/features/rates/RatesView.vue';
@@ -35,6 +35,13 @@ export const routes: RouteRecordRaw[] = [
   { path: '/:pathMatch(.*)*', redirect: '/inbox' },
 ];
 
-// Hash history: the same URLs work from file:// in Electron and from the loopback server in browser mode.
-export const router = createRouter({ history: createWebHashHistory(), routes });
-router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));
+/**
+ * The app's router. Hash history: the same URLs work from file:// in Electron and from the loopback server in
+ * browser mode. Created only after main.ts took the session token out of the address: the history keeps the
+ * query it finds as part of its base, and would put the token back into every address.
+ */
+export function createAppRouter(): Router {
+  const router = createRouter({ history: createWebHashHistory(), routes });
+  router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));
+  return router;
+}

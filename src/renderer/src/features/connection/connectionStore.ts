@@ -19,18 +19,16 @@ export const useConnectionStore = defineStore('connection', () => {
   const active = computed<Environment>(() => state.value?.active ?? 'demo');
 
   async function load() {
-    if (!api) return;
     const result = await api['connection.get']({});
     if (result.ok) state.value = result.value;
     else loadError.value = result.error;
   }
 
   function listen() {
-    return api?.on('connection.changed', (next) => (state.value = next));
+    return api.on('connection.changed', (next) => (state.value = next));
   }
 
   async function test(input: ConnectionProfileInput) {
-    if (!api) return;
     testing.value = true;
     testError.value = null;
     testResult.value = null;
@@ -44,7 +42,6 @@ export const useConnectionStore = defineStore('connection', () => {
   }
 
   async function save(input: ConnectionProfileInput): Promise<boolean> {
-    if (!api) return false;
     saving.value = true;
     saveError.value = null;
     try {

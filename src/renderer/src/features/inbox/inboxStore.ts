@@ -24,8 +24,8 @@ export const useInboxStore = defineStore('inbox', () => {
   watch(unreadTotal, (n) => setUnreadCount(n), { immediate: true });
 
   async function loadCounts() {
-    const result = await api?.['inbox.counts']({});
-    if (result?.ok) counts.value = result.value;
+    const result = await api['inbox.counts']({});
+    if (result.ok) counts.value = result.value;
   }
 
   // ---- the thread list -------------------------------------------------------------------------------------
@@ -81,7 +81,6 @@ export const useInboxStore = defineStore('inbox', () => {
   let threadSeq = 0;
 
   async function loadThread(id: number) {
-    if (!api) return;
     const seq = ++threadSeq;
     const result = await api['inbox.thread']({ id });
     if (openId.value !== id || seq !== threadSeq) return; // another thread was opened, or a newer load started
@@ -99,8 +98,8 @@ export const useInboxStore = defineStore('inbox', () => {
   async function markThreadRead(id: number) {
     list.patch(id, { unread: 0 });
     if (thread.value?.id === id) thread.value = { ...thread.value, unread: 0 };
-    const result = await api?.['inbox.markThreadRead']({ id });
-    if (result?.ok) counts.value = result.value;
+    const result = await api['inbox.markThreadRead']({ id });
+    if (result.ok) counts.value = result.value;
   }
 
   /** Shows a thread (null: none). */
@@ -129,7 +128,6 @@ export const useInboxStore = defineStore('inbox', () => {
 
   let reviewsSeq = 0;
   async function loadReviews() {
-    if (!api) return;
     reviewsLoading.value = reviews.value === null;
     const seq = ++reviewsSeq;
     try {
@@ -150,7 +148,7 @@ export const useInboxStore = defineStore('inbox', () => {
     const review = openReview.value;
     if (!review?.unread || !pageIsSeen()) return;
     reviews.value = reviews.value!.map((r) => (r.id === review.id ? { ...r, unread: false } : r));
-    void api?.['inbox.markReviewRead']({ id: review.id }).then((result) => {
+    void api['inbox.markReviewRead']({ id: review.id }).then((result) => {
       if (result.ok) counts.value = result.value;
     });
   }
@@ -176,7 +174,6 @@ export const useInboxStore = defineStore('inbox', () => {
 
   /** Queues a reply in the open thread; the thread comes back with it, marked queued. */
   async function sendReply(threadId: number, body: string): Promise<AppError | null> {
-    if (!api) return null;
     const result = await api['inbox.sendReply']({ threadId, body });
     if (!result.ok) return result.error;
     drafts.delete(threadId);
@@ -190,7 +187,6 @@ export const useInboxStore = defineStore('inbox', () => {
   }
 
   async function replyToReview(reviewId: number, body: string): Promise<AppError | null> {
-    if (!api) return null;
     const result = await api['inbox.replyToReview']({ reviewId, body });
     if (!result.ok) return result.error;
     reviews.value = reviews.value?.map((r) => (r.id === reviewId ? result.value : r)) ?? null;
@@ -210,7 +206,6 @@ export const useInboxStore = defineStore('inbox', () => {
   // ---- live updates ------------------------------------------------------------------------------------------
   /** Follows the core's inbox events; returns the function that stops. */
   function listen(): () => void {
-    if (!api) return () => {};
     return api.on('inbox.changed', (change) => {
       counts.value = change.counts;
       if (change.threadId !== null || change.reviewId === null) refreshList();

@@ -78,7 +78,7 @@ export function useNewMessageAlerts() {
   }
 
   let stop: (() => void) | undefined;
-  onMounted(() => (stop = api?.on('inbox.newMessage', notify)));
+  onMounted(() => (stop = api.on('inbox.newMessage', notify)));
   onUnmounted(() => stop?.());
 
   /** A click on a new-message toast (not on its close button) opens the thread. */

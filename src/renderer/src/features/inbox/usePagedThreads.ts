@@ -31,7 +31,6 @@ export function usePagedThreads(filters: () => ThreadFilters) {
   const fresh = (page: number) => Math.max(applied.get(page) ?? 0, pending.get(page) ?? 0) >= validFrom;
 
   async function fetchPage(page: number): Promise<void> {
-    if (!api) return;
     const request = ++seq;
     const requestEpoch = epoch;
     pending.set(page, request);

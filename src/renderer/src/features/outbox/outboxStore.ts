@@ -15,12 +15,11 @@ export const useOutboxStore = defineStore('outbox', () => {
   const status = shallowRef<OutboxStatus | null>(null);
 
   async function load() {
-    const result = await api?.['outbox.status']({});
-    if (result?.ok) status.value = result.value;
+    const result = await api['outbox.status']({});
+    if (result.ok) status.value = result.value;
   }
 
   function listen(): () => void {
-    if (!api) return () => {};
     const inbox = useInboxStore();
     return api.on('outbox.changed', (next) => {
       status.value = next;
@@ -31,7 +30,6 @@ export const useOutboxStore = defineStore('outbox', () => {
 
   /** Applies a decision to one reply; resolves with the reason it was not possible, or null. */
   async function decide(method: Decision, id: number): Promise<AppError | null> {
-    if (!api) return null;
     const result = await api[method]({ id });
     if (!result.ok) return result.error;
     status.value = result.value;
@@ -47,7 +45,6 @@ export const useOutboxStore = defineStore('outbox', () => {
     markSent: (id: number) => decide('outbox.markSent', id),
     /** Puts new text into a refused reply and sends it again. */
     async editReply(id: number, body: string): Promise<AppError | null> {
-      if (!api) return null;
       const result = await api['outbox.editReply']({ id, body });
       if (!result.ok) return result.error;
       status.value = result.value;
@@ -55,7 +52,6 @@ export const useOutboxStore = defineStore('outbox', () => {
     },
     /** Tries the paused queue again (after the owner fixed the credentials elsewhere). */
     async resume(): Promise<AppError | null> {
-      if (!api) return null;
       const result = await api['outbox.resume']({});
       if (!result.ok) return result.error;
       status.value = result.value;

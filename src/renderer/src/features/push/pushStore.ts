@@ -11,16 +11,15 @@ export const usePushStore = defineStore('push', () => {
   const saving = ref(false);
 
   async function load() {
-    const result = await api?.['push.status']({});
-    if (result?.ok) status.value = result.value;
+    const result = await api['push.status']({});
+    if (result.ok) status.value = result.value;
   }
 
   function listen() {
-    return api?.on('push.changed', (next) => (status.value = next));
+    return api.on('push.changed', (next) => (status.value = next));
   }
 
   async function save(input: PushSettingsInput): Promise<boolean> {
-    if (!api) return false;
     saving.value = true;
     saveError.value = null;
     try {

@@ -42,7 +42,6 @@ export const useRatesStore = defineStore('rates', () => {
 
   // ---- properties ------------------------------------------------------------------------------------------------
   async function loadProperties() {
-    if (!api) return;
     const result = await api['rates.properties']({});
     if (!result.ok) return void (propertiesError.value = result.error);
     propertiesError.value = null;
@@ -71,7 +70,6 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   async function saveSetup(input: PropertySetupInput): Promise<AppError | null> {
-    if (!api) return null;
     const result = await api['rates.saveSetup'](input);
     if (!result.ok) return result.error;
     properties.value = result.value;
@@ -80,7 +78,6 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   async function removeSetup(id: string): Promise<AppError | null> {
-    if (!api) return null;
     const result = await api['rates.removeSetup']({ hotelId: id });
     if (!result.ok) return result.error;
     properties.value = result.value;
@@ -90,14 +87,14 @@ export const useRatesStore = defineStore('rates', () => {
 
   // ---- what Su holds, and the history -----------------------------------------------------------------------
   async function loadBook(id: string) {
-    const result = await api!['rates.book']({ hotelId: id });
+    const result = await api['rates.book']({ hotelId: id });
     if (id !== hotelId.value) return;
     if (result.ok) book.value = result.value;
     bookError.value = result.ok ? null : result.error;
   }
 
   async function loadHistory(id: string) {
-    const result = await api!['rates.history']({ hotelId: id });
+    const result = await api['rates.history']({ hotelId: id });
     if (id !== hotelId.value) return;
     if (result.ok) history.value = result.value;
     historyError.value = result.ok ? null : result.error;
@@ -111,7 +108,7 @@ export const useRatesStore = defineStore('rates', () => {
       previewError.value = null;
       return;
     }
-    const result = await api!['rates.preview']({ hotelId: id });
+    const result = await api['rates.preview']({ hotelId: id });
     if (id !== hotelId.value || seq !== previewSeq) return; // a newer preview is on its way
     if (result.ok) preview.value = result.value;
     previewError.value = result.ok ? null : result.error;
@@ -124,13 +121,13 @@ export const useRatesStore = defineStore('rates', () => {
 
   function persist(): Promise<void> {
     const id = hotelId.value;
-    if (!api || !id) return chain;
+    if (!id) return chain;
     const snapshot = draft.value;
     draftState.value = 'saving';
     chain = chain.then(async () => {
       // Past midnight, yesterday's days cannot be saved (nor sent): they are left out.
       const edits = dropPastDays(snapshot.edits, localToday());
-      const result = await api!['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits });
+      const result = await api['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits });
       if (id !== hotelId.value || draft.value !== snapshot) return; // a newer change is on its way
       draftState.value = result.ok ? 'saved' : 'failed';
       draftError.value = result.ok ? null : result.error;
@@ -148,7 +145,7 @@ export const useRatesStore = defineStore('rates', () => {
     const seq = ++loadSeq;
     const changes = localChanges;
     await chain;
-    const result = await api!['rates.draft']({ hotelId: id });
+    const result = await api['rates.draft']({ hotelId: id });
     if (id !== hotelId.value || seq !== loadSeq || changes !== localChanges || nameTimer) return;
     if (!result.ok) {
       draftState.value = 'failed';
@@ -205,7 +202,7 @@ export const useRatesStore = defineStore('rates', () => {
 
   async function push(confirmed: boolean): Promise<AppError | null> {
     const id = hotelId.value;
-    if (!api || !id) return null;
+    if (!id) return null;
     await flushName();
     // Only what the owner previewed may go out: the core refuses if the request is no longer that one.
     const fingerprint = preview.value?.fingerprint;
@@ -218,7 +215,7 @@ export const useRatesStore = defineStore('rates', () => {
   /** Queues the revert of a push; says what was queued (or returns the error). */
   async function revert(pushId: number): Promise<AppError | string | null> {
     const id = hotelId.value;
-    if (!api || !id) return null;
+    if (!id) return null;
     const result = await api['rates.revert']({ pushId });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
@@ -247,7 +244,6 @@ export const useRatesStore = defineStore('rates', () => {
 
   /** Follows the core's `rates.changed` events; returns the function that stops. */
   function listen(): () => void {
-    if (!api) return () => {};
     return api.on('rates.changed', (change) => {
       if (change.hotelId === hotelId.value) void refresh(change.hotelId);
     });

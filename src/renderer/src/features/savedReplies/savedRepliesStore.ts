@@ -4,6 +4,7 @@ import type { AppError } from '@shared/result';
 import { savedReplySchema, type SavedReply, type SavedReplyInput } from '@shared/savedReplies';
 import { check } from '@shared/validation';
 import { api } from '@renderer/api';
+import type { InnkeeperApi } from '@shared/contract';
 
 /** The owner's saved replies (with {{variables}}), for the composer's menu and their own dialog. */
 export const useSavedRepliesStore = defineStore('savedReplies', () => {
@@ -12,8 +13,7 @@ export const useSavedRepliesStore = defineStore('savedReplies', () => {
   const busy = ref(false);
 
   async function load() {
-    const result = await api?.['savedReplies.list']({});
-    if (!result) return;
+    const result = await api['savedReplies.list']({});
     if (result.ok) {
       list.value = result.value;
       loadError.value = null;
@@ -25,13 +25,12 @@ export const useSavedRepliesStore = defineStore('savedReplies', () => {
     // Checked here first with the core's own schema, so every field's problem shows at once without a round trip.
     const checked = check(savedReplySchema, input);
     if (!checked.ok) return checked.error;
-    return run(() => api!['savedReplies.save'](checked.value));
+    return run(() => api['savedReplies.save'](checked.value));
   }
 
-  const remove = (id: number) => run(() => api!['savedReplies.delete']({ id }));
+  const remove = (id: number) => run(() => api['savedReplies.delete']({ id }));
 
-  async function run(call: () => ReturnType<NonNullable<typeof api>['savedReplies.list']>): Promise<AppError | null> {
-    if (!api) return null;
+  async function run(call: () => ReturnType<InnkeeperApi['savedReplies.list']>): Promise<AppError | null> {
     busy.value = true;
     try {
       const result = await call();
