@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '@shared/channels';
-import type { Delivery, InboxCounts, ReviewItem, ThreadDetail } from '@shared/inbox';
+import type { Delivery, InboxCounts, NewMessageEvent, ReviewItem, ThreadDetail } from '@shared/inbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { setUnreadCount } from '@renderer/shell/title';
@@ -42,7 +42,7 @@ export const useInboxStore = defineStore('inbox', () => {
       ...(text ? { search: text } : {}),
     };
   };
-  const list = usePagedThreads(query);
+  const list = usePagedThreads(query, (page) => api['inbox.threads'](page));
   const filtered = computed(() => Object.keys(query()).length > 0);
   watch([channel, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.reset());
 
@@ -172,6 +172,16 @@ export const useInboxStore = defineStore('inbox', () => {
   /** The same for replies to reviews, per review. */
   const reviewDrafts = new Map<number, string>();
 
+  /** Keeps what the owner typed under a conversation as its draft; resolves with whether it was saved. */
+  async function saveDraft(threadId: number, body: string): Promise<boolean> {
+    return (await api['inbox.saveDraft']({ threadId, body })).ok;
+  }
+
+  /** The same for the reply box under a review. */
+  async function saveReviewDraft(reviewId: number, body: string): Promise<boolean> {
+    return (await api['inbox.saveReviewDraft']({ reviewId, body })).ok;
+  }
+
   /** Queues a reply in the open thread; the thread comes back with it, marked queued. */
   async function sendReply(threadId: number, body: string): Promise<AppError | null> {
     const result = await api['inbox.sendReply']({ threadId, body });
@@ -214,6 +224,11 @@ export const useInboxStore = defineStore('inbox', () => {
     });
   }
 
+  /** Calls `listener` for each new guest message (for the alerts); returns the function that stops. */
+  function onNewMessage(listener: (message: NewMessageEvent) => void): () => void {
+    return api.on('inbox.newMessage', listener);
+  }
+
   return {
     counts,
     unreadTotal,
@@ -248,9 +263,12 @@ export const useInboxStore = defineStore('inbox', () => {
     showReview,
     drafts,
     reviewDrafts,
+    saveDraft,
+    saveReviewDraft,
     sendReply,
     replyToReview,
     refreshOpen,
     listen,
+    onNewMessage,
   };
 });

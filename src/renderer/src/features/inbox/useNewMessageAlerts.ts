@@ -3,7 +3,6 @@ import type { ToastMessageOptions } from 'primevue/toast';
 import { onMounted, onUnmounted, watch } from 'vue';
 import { useRouter } from 'vue-router';
 import type { NewMessageEvent } from '@shared/inbox';
-import { api } from '@renderer/api';
 import { useAppStore } from '@renderer/shell/appStore';
 import { useInboxStore } from './inboxStore';
 
@@ -78,7 +77,7 @@ export function useNewMessageAlerts() {
   }
 
   let stop: (() => void) | undefined;
-  onMounted(() => (stop = api.on('inbox.newMessage', notify)));
+  onMounted(() => (stop = inbox.onNewMessage(notify)));
   onUnmounted(() => stop?.());
 
   /** A click on a new-message toast (not on its close button) opens the thread. */

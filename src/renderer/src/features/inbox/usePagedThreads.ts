@@ -1,7 +1,6 @@
 import { markRaw, ref, shallowRef } from 'vue';
-import type { ThreadQuery, ThreadSummary } from '@shared/inbox';
-import type { AppError } from '@shared/result';
-import { api } from '@renderer/api';
+import type { ThreadPage, ThreadQuery, ThreadSummary } from '@shared/inbox';
+import type { AppError, Result } from '@shared/result';
 
 /** Threads asked for at once; the virtual scroller asks for the pages it is about to show. */
 export const THREAD_PAGE_SIZE = 100;
@@ -9,13 +8,17 @@ export const THREAD_PAGE_SIZE = 100;
 export type ThreadFilters = Omit<ThreadQuery, 'offset' | 'limit'>;
 
 /**
- * The thread list as pages of `inbox.threads`: one slot per thread (null until its page arrives), so a virtual
- * scroller can size itself for 10,000 threads while only the pages it shows are fetched and rendered.
+ * The thread list as pages of `inbox.threads` (the store's call, `fetchThreads`): one slot per thread (null until
+ * its page arrives), so a virtual scroller can size itself for 10,000 threads while only the pages it shows are
+ * fetched and rendered.
  *
  * Rows are marked raw: the scroller deep-watches its items, and 10,000 reactive proxies would cost more than the
  * list itself. A change replaces the array (shallowRef), which is cheap next to a render.
  */
-export function usePagedThreads(filters: () => ThreadFilters) {
+export function usePagedThreads(
+  filters: () => ThreadFilters,
+  fetchThreads: (query: ThreadQuery) => Promise<Result<ThreadPage>>,
+) {
   const rows = shallowRef<readonly (ThreadSummary | null)[]>([]);
   const total = ref<number | null>(null);
   const loading = ref(false);
@@ -34,7 +37,7 @@ export function usePagedThreads(filters: () => ThreadFilters) {
     const request = ++seq;
     const requestEpoch = epoch;
     pending.set(page, request);
-    const result = await api['inbox.threads']({
+    const result = await fetchThreads({
       ...filters(),
       offset: page * THREAD_PAGE_SIZE,
       limit: THREAD_PAGE_SIZE,
