@@ -4,6 +4,7 @@ import type { MessagingChannel } from '@shared/channels';
 import type { Delivery, InboxCounts, NewMessageEvent, ReviewItem, ThreadDetail } from '@shared/inbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 import { setUnreadCount } from '@renderer/shell/title';
 import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
 
@@ -78,12 +79,12 @@ export const useInboxStore = defineStore('inbox', () => {
   const threadError = shallowRef<AppError | null>(null);
   const threadLoading = ref(false);
   // Loads overlap when changes come in quick succession (queued → sending → sent): only the newest one counts.
-  let threadSeq = 0;
+  const threadLoads = latestOnly();
 
   async function loadThread(id: number) {
-    const seq = ++threadSeq;
+    const isNewest = threadLoads();
     const result = await api['inbox.thread']({ id });
-    if (openId.value !== id || seq !== threadSeq) return; // another thread was opened, or a newer load started
+    if (openId.value !== id || !isNewest()) return; // another thread was opened, or a newer load started
     if (!result.ok) {
       threadError.value = result.error;
       thread.value = null;
@@ -126,14 +127,15 @@ export const useInboxStore = defineStore('inbox', () => {
   const reviewSearch = ref('');
   const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
 
-  let reviewsSeq = 0;
+  // The search changes as the owner types, and events reload the list: only the newest answer counts.
+  const reviewLoads = latestOnly();
   async function loadReviews() {
     reviewsLoading.value = reviews.value === null;
-    const seq = ++reviewsSeq;
+    const isNewest = reviewLoads();
     try {
       const search = reviewSearch.value.trim();
       const result = await api['inbox.reviews'](search ? { search } : {});
-      if (seq !== reviewsSeq) return;
+      if (!isNewest()) return;
       if (result.ok) {
         reviews.value = result.value;
         reviewsError.value = null;

@@ -7,6 +7,7 @@ import { type PropertySetup, type PropertySetupInput } from '@shared/rateSetups'
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
+import { latestOnly } from '@renderer/lib/latestOnly';
 
 const PROPERTY_KEY = 'innkeeper.rates.property';
 /** How long the draft's name waits after the last keystroke before it is saved. */
@@ -100,16 +101,17 @@ export const useRatesStore = defineStore('rates', () => {
     historyError.value = result.ok ? null : result.error;
   }
 
-  let previewSeq = 0;
+  // Each saved change asks for a preview: only the newest one counts, and emptying the draft outdates any on its way.
+  const previewLoads = latestOnly();
   async function refreshPreview(id: string) {
-    const seq = ++previewSeq;
+    const isNewest = previewLoads();
     if (draft.value.edits.length === 0) {
       preview.value = null;
       previewError.value = null;
       return;
     }
     const result = await api['rates.preview']({ hotelId: id });
-    if (id !== hotelId.value || seq !== previewSeq) return; // a newer preview is on its way
+    if (id !== hotelId.value || !isNewest()) return; // another property, or a newer preview is on its way
     if (result.ok) preview.value = result.value;
     previewError.value = result.ok ? null : result.error;
   }
@@ -138,15 +140,17 @@ export const useRatesStore = defineStore('rates', () => {
 
   // Loads overlap (a push moves through queued, sending, sent in quick succession): only the newest one counts,
   // and none that started before the owner's latest change.
-  let loadSeq = 0;
+  const draftLoads = latestOnly();
   let localChanges = 0;
 
   async function reloadDraft(id: string) {
-    const seq = ++loadSeq;
+    const isNewest = draftLoads();
     const changes = localChanges;
     await chain;
     const result = await api['rates.draft']({ hotelId: id });
-    if (id !== hotelId.value || seq !== loadSeq || changes !== localChanges || nameTimer) return;
+    // Stale if another property is on screen, a newer load started, the owner changed the draft meanwhile, or a
+    // rename is still waiting to be saved.
+    if (id !== hotelId.value || !isNewest() || changes !== localChanges || nameTimer) return;
     if (!result.ok) {
       draftState.value = 'failed';
       draftError.value = result.error;

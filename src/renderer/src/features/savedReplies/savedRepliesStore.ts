@@ -1,10 +1,10 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
+import type { InnkeeperApi } from '@shared/contract';
 import type { AppError } from '@shared/result';
 import { savedReplySchema, type SavedReply, type SavedReplyInput } from '@shared/savedReplies';
 import { check } from '@shared/validation';
 import { api } from '@renderer/api';
-import type { InnkeeperApi } from '@shared/contract';
 
 /** The owner's saved replies (with {{variables}}), for the composer's menu and their own dialog. */
 export const useSavedRepliesStore = defineStore('savedReplies', () => {
