@@ -8,6 +8,12 @@ const onwarn = (warning: RollupLog, warn: LoggingFunction) => {
   if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
 };
 
+/** `@shared/…` and `@renderer/…` in renderer imports (tsconfig.web.json maps the same paths for the type checker). */
+export const rendererAliases = {
+  '@shared': resolve('src/shared'),
+  '@renderer': resolve('src/renderer/src'),
+};
+
 // Three bundles: the core + hosts (main: Electron entry, browser-mode entry, emulator CLI), the sandboxed
 // preload (CommonJS, every import bundled: a sandboxed preload cannot load modules), and the Vue renderer.
 export default defineConfig({
@@ -38,6 +44,7 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     plugins: [vue()],
+    resolve: { alias: rendererAliases },
     build: {
       outDir: 'out/renderer',
       chunkSizeWarningLimit: 1500,

@@ -1,4 +1,6 @@
+import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
+import { rendererAliases } from './electron.vite.config';
 
 // Unit and integration tests run under the project's Node 24 (npm puts node_modules/.bin first on PATH):
 // real SQLite files in temp folders, real loopback HTTP against the emulator.
@@ -8,5 +10,16 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      // The tests above, under Node.
+      { extends: true, test: { name: 'node' } },
+      // The renderer's own tests: its helpers, stores and components, in a browser-like page (happy-dom), with
+      // the renderer's Vue compiler and path aliases.
+      {
+        plugins: [vue()],
+        resolve: { alias: rendererAliases },
+        test: { name: 'renderer', include: ['test/renderer/**/*.test.ts'], environment: 'happy-dom' },
+      },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { InnkeeperApi } from '../../shared/contract';
+import type { InnkeeperApi } from '@shared/contract';
 
 declare module '*.vue' {
   import type { DefineComponent } from 'vue';

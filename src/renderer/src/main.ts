@@ -5,8 +5,10 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
-import App from './App.vue';
-import { router } from './router';
+import { connect, setApi } from '@renderer/api';
+import App from '@renderer/shell/App.vue';
+import NoSession from '@renderer/shell/NoSession.vue';
+import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
 
 // A calm teal instead of Aura's default emerald, to match the logo.
@@ -28,9 +30,14 @@ const InnkeeperTheme = definePreset(Aura, {
   },
 });
 
-createApp(App)
-  .use(createPinia())
-  .use(router)
-  .use(PrimeVue, { theme: { preset: InnkeeperTheme, options: { darkModeSelector: false } } })
-  .use(ToastService)
-  .mount('#app');
+const primeVue = { theme: { preset: InnkeeperTheme, options: { darkModeSelector: false } } };
+
+// Decided once, here: with a way to the core the app mounts and every store uses it; without one (browser mode
+// opened without its session link) only the page that says how to open the app does, and nothing is called.
+const api = connect();
+if (api) {
+  setApi(api);
+  createApp(App).use(createPinia()).use(createAppRouter()).use(PrimeVue, primeVue).use(ToastService).mount('#app');
+} else {
+  createApp(NoSession).use(PrimeVue, primeVue).mount('#app');
+}

@@ -1,5 +1,5 @@
-import { METHODS, type ContractEvents, type EventName, type InnkeeperApi, type Method } from '../../../shared/contract';
-import { ErrorCode, fail, type Result } from '../../../shared/result';
+import { METHODS, type ContractEvents, type EventName, type InnkeeperApi, type Method } from '@shared/contract';
+import { ErrorCode, fail, type Result } from '@shared/result';
 
 const STORAGE_KEY = 'innkeeper.session';
 

@@ -1,0 +1,276 @@
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef, watch } from 'vue';
+import type { MessagingChannel } from '@shared/channels';
+import type { Delivery, InboxCounts, NewMessageEvent, ReviewItem, ThreadDetail } from '@shared/inbox';
+import type { AppError } from '@shared/result';
+import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
+import { setUnreadCount } from '@renderer/shell/title';
+import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
+
+export type ChannelFilter = 'all' | MessagingChannel;
+
+/** Pushes can come in bursts: the visible page is fetched again at most this often. */
+const REFRESH_EVERY_MS = 150;
+
+const pageIsSeen = () => document.visibilityState === 'visible';
+
+/**
+ * Guest conversations: unread counts (navigation badge, window title), the filtered thread list, and the thread
+ * that is open. Kept live by the core's `inbox.changed` events.
+ */
+export const useInboxStore = defineStore('inbox', () => {
+  const counts = ref<InboxCounts | null>(null);
+  const unreadTotal = computed(() => (counts.value ? counts.value.unreadThreads + counts.value.unreadReviews : 0));
+  watch(unreadTotal, (n) => setUnreadCount(n), { immediate: true });
+
+  async function loadCounts() {
+    const result = await api['inbox.counts']({});
+    if (result.ok) counts.value = result.value;
+  }
+
+  // ---- the thread list -------------------------------------------------------------------------------------
+  const channel = ref<ChannelFilter>('all');
+  const unreadOnly = ref(false);
+  const needsReplyOnly = ref(false);
+  const search = ref('');
+  const query = (): ThreadFilters => {
+    const text = search.value.trim();
+    return {
+      ...(channel.value === 'all' ? {} : { channel: channel.value }),
+      ...(unreadOnly.value ? { unreadOnly: true } : {}),
+      ...(needsReplyOnly.value ? { needsReplyOnly: true } : {}),
+      ...(text ? { search: text } : {}),
+    };
+  };
+  const list = usePagedThreads(query, (page) => api['inbox.threads'](page));
+  const filtered = computed(() => Object.keys(query()).length > 0);
+  watch([channel, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.reset());
+
+  function clearFilters() {
+    channel.value = 'all';
+    unreadOnly.value = false;
+    needsReplyOnly.value = false;
+    search.value = '';
+  }
+
+  // Throttled: at most one refresh per REFRESH_EVERY_MS, and one more after a burst ends.
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  let refreshAgain = false;
+  function refreshList() {
+    if (list.total.value === null && !list.loading.value) return; // the list was never shown
+    if (refreshTimer) {
+      refreshAgain = true;
+      return;
+    }
+    void list.refresh();
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      if (refreshAgain) {
+        refreshAgain = false;
+        refreshList();
+      }
+    }, REFRESH_EVERY_MS);
+  }
+
+  // ---- the open thread ---------------------------------------------------------------------------------------
+  const openId = ref<number | null>(null);
+  const thread = shallowRef<ThreadDetail | null>(null);
+  const threadError = shallowRef<AppError | null>(null);
+  const threadLoading = ref(false);
+  // Loads overlap when changes come in quick succession (queued → sending → sent): only the newest one counts.
+  const threadLoads = latestOnly();
+
+  async function loadThread(id: number) {
+    const isNewest = threadLoads();
+    const result = await api['inbox.thread']({ id });
+    if (openId.value !== id || !isNewest()) return; // another thread was opened, or a newer load started
+    if (!result.ok) {
+      threadError.value = result.error;
+      thread.value = null;
+      return;
+    }
+    threadError.value = null;
+    thread.value = result.value;
+    // Opening a thread reads it; a message arriving while it is on screen is read too.
+    if (result.value.unread > 0 && pageIsSeen()) await markThreadRead(id);
+  }
+
+  async function markThreadRead(id: number) {
+    list.patch(id, { unread: 0 });
+    if (thread.value?.id === id) thread.value = { ...thread.value, unread: 0 };
+    const result = await api['inbox.markThreadRead']({ id });
+    if (result.ok) counts.value = result.value;
+  }
+
+  /** Shows a thread (null: none). */
+  async function openThread(id: number | null) {
+    if (id === openId.value) return;
+    openId.value = id;
+    thread.value = null;
+    threadError.value = null;
+    threadLoading.value = id !== null;
+    if (id === null) return;
+    try {
+      await loadThread(id);
+    } finally {
+      if (openId.value === id) threadLoading.value = false;
+    }
+  }
+
+  // ---- reviews -------------------------------------------------------------------------------------------------
+  const reviews = shallowRef<ReviewItem[] | null>(null);
+  const reviewsError = shallowRef<AppError | null>(null);
+  const reviewsLoading = ref(false);
+  const openReviewId = ref<number | null>(null);
+  /** Full-text search over review texts (the core's FTS5 index, as for messages). */
+  const reviewSearch = ref('');
+  const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
+
+  // The search changes as the owner types, and events reload the list: only the newest answer counts.
+  const reviewLoads = latestOnly();
+  async function loadReviews() {
+    reviewsLoading.value = reviews.value === null;
+    const isNewest = reviewLoads();
+    try {
+      const search = reviewSearch.value.trim();
+      const result = await api['inbox.reviews'](search ? { search } : {});
+      if (!isNewest()) return;
+      if (result.ok) {
+        reviews.value = result.value;
+        reviewsError.value = null;
+      } else reviewsError.value = result.error;
+    } finally {
+      reviewsLoading.value = false;
+    }
+    markOpenReviewRead();
+  }
+
+  function markOpenReviewRead() {
+    const review = openReview.value;
+    if (!review?.unread || !pageIsSeen()) return;
+    reviews.value = reviews.value!.map((r) => (r.id === review.id ? { ...r, unread: false } : r));
+    void api['inbox.markReviewRead']({ id: review.id }).then((result) => {
+      if (result.ok) counts.value = result.value;
+    });
+  }
+
+  /** Shows a review (null: none); the list is loaded the first time. */
+  async function showReview(id: number | null) {
+    openReviewId.value = id;
+    if (reviews.value === null) await loadReviews();
+    else markOpenReviewRead();
+  }
+
+  /** The window came back into view: what is open there has now been seen. */
+  function seen() {
+    if (thread.value && thread.value.unread > 0 && pageIsSeen()) void markThreadRead(thread.value.id);
+    markOpenReviewRead();
+  }
+
+  // ---- replies ---------------------------------------------------------------------------------------------------
+  /** What the owner typed per thread in this session: wins over the saved draft while a save is on its way. */
+  const drafts = new Map<number, string>();
+  /** The same for replies to reviews, per review. */
+  const reviewDrafts = new Map<number, string>();
+
+  /** Keeps what the owner typed under a conversation as its draft; resolves with whether it was saved. */
+  async function saveDraft(threadId: number, body: string): Promise<boolean> {
+    return (await api['inbox.saveDraft']({ threadId, body })).ok;
+  }
+
+  /** The same for the reply box under a review. */
+  async function saveReviewDraft(reviewId: number, body: string): Promise<boolean> {
+    return (await api['inbox.saveReviewDraft']({ reviewId, body })).ok;
+  }
+
+  /** Queues a reply in the open thread; the thread comes back with it, marked queued. */
+  async function sendReply(threadId: number, body: string): Promise<AppError | null> {
+    const result = await api['inbox.sendReply']({ threadId, body });
+    if (!result.ok) return result.error;
+    drafts.delete(threadId);
+    if (openId.value === threadId) {
+      thread.value = result.value;
+      // The reply may have moved on (sending, sent) before this answer came; a load that started earlier could
+      // also land after it and hide the reply. A fresh load settles both.
+      void loadThread(threadId);
+    }
+    return null;
+  }
+
+  async function replyToReview(reviewId: number, body: string): Promise<AppError | null> {
+    const result = await api['inbox.replyToReview']({ reviewId, body });
+    if (!result.ok) return result.error;
+    reviews.value = reviews.value?.map((r) => (r.id === reviewId ? result.value : r)) ?? null;
+    void loadReviews(); // as for sendReply: the newest state wins over answers that arrive out of order
+    return null;
+  }
+
+  /** Something about outgoing replies changed: what is on screen is fetched again if a reply there is unsettled. */
+  function refreshOpen() {
+    const unsettled = (d: Delivery | null) => d !== null && d.state !== 'sent' && d.state !== 'discarded';
+    if (openId.value !== null && thread.value?.messages.some((m) => unsettled(m.delivery))) {
+      void loadThread(openId.value);
+    }
+    if (openReview.value?.replies.some((r) => unsettled(r.delivery))) void loadReviews();
+  }
+
+  // ---- live updates ------------------------------------------------------------------------------------------
+  /** Follows the core's inbox events; returns the function that stops. */
+  function listen(): () => void {
+    return api.on('inbox.changed', (change) => {
+      counts.value = change.counts;
+      if (change.threadId !== null || change.reviewId === null) refreshList();
+      if (change.threadId !== null && change.threadId === openId.value) void loadThread(change.threadId);
+      if (change.reviewId !== null && reviews.value !== null) void loadReviews();
+    });
+  }
+
+  /** Calls `listener` for each new guest message (for the alerts); returns the function that stops. */
+  function onNewMessage(listener: (message: NewMessageEvent) => void): () => void {
+    return api.on('inbox.newMessage', listener);
+  }
+
+  return {
+    counts,
+    unreadTotal,
+    loadCounts,
+    channel,
+    unreadOnly,
+    needsReplyOnly,
+    search,
+    filtered,
+    clearFilters,
+    rows: list.rows,
+    total: list.total,
+    listLoading: list.loading,
+    listError: list.error,
+    /** The scroller shows rows first..last: fetch what they need. */
+    showRows: list.show,
+    /** Loads the list from the top (first visit, or Try again). */
+    loadList: list.reset,
+    openId,
+    thread,
+    threadError,
+    threadLoading,
+    openThread,
+    seen,
+    reviews,
+    reviewsError,
+    reviewsLoading,
+    openReviewId,
+    openReview,
+    loadReviews,
+    reviewSearch,
+    showReview,
+    drafts,
+    reviewDrafts,
+    saveDraft,
+    saveReviewDraft,
+    sendReply,
+    replyToReview,
+    refreshOpen,
+    listen,
+    onNewMessage,
+  };
+});

@@ -1,0 +1,176 @@
+import type { CurrentReviewDetail, LegacyReviewDetail, ReviewItem } from '@shared/inbox';
+import { humanize } from '../format';
+
+// The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a push brought is
+// still read defensively, field by field (a score may be text, ratings come in four shapes), so an odd push
+// never breaks the screen.
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const num = (v: unknown): number | null => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+};
+
+/** A current review (Booking.com, Expedia). */
+export interface CurrentReview {
+  title: string | null;
+  positive: string | null;
+  negative: string | null;
+  /** Category → score (0 to 10), null where the guest gave none; "overall" first. */
+  scores: { category: string; score: number | null }[];
+  status: string | null;
+  date: string | null;
+  type: string | null;
+  revieweeName: string | null;
+  bookingId: string | null;
+}
+
+export function currentReview(d: CurrentReviewDetail): CurrentReview {
+  const raw = d.scores && typeof d.scores === 'object' ? (d.scores as Record<string, unknown>) : {};
+  const scores = Object.entries(raw)
+    .map(([category, score]) => ({ category, score: num(score) }))
+    .sort((a, b) => Number(b.category === 'overall') - Number(a.category === 'overall'));
+  return {
+    title: text(d.title),
+    positive: text(d.positive),
+    negative: text(d.negative),
+    scores,
+    status: text(d.status),
+    date: text(d.date),
+    type: text(d.type),
+    revieweeName: text(d.revieweeName),
+    bookingId: text(d.bookingId),
+  };
+}
+
+/** One line of an Airbnb rating: a category and its stars (or whatever the channel sent). */
+export interface Rating {
+  category: string;
+  value: number | string | null;
+  comment: string | null;
+}
+
+/** A legacy Airbnb review. */
+export interface LegacyReview {
+  action: string | null;
+  publicReview: string | null;
+  privateFeedback: string | null;
+  ratings: Rating[];
+  /** Ratings that came as free text rather than a list. */
+  ratingsText: string | null;
+  reviewerRole: string | null;
+  revieweeRole: string | null;
+  hidden: boolean | null;
+  submitted: boolean | null;
+  submittedAt: string | null;
+  expiresAt: string | null;
+  bookingId: string | null;
+  listingId: string | null;
+  guestFirstName: string | null;
+}
+
+/** Airbnb's ratings arrive as a list of {category, rating}, a JSON string, an object, or plain text. */
+function ratingsOf(raw: unknown): { ratings: Rating[]; text: string | null } {
+  if (typeof raw === 'string') {
+    try {
+      return ratingsOf(JSON.parse(raw));
+    } catch {
+      return { ratings: [], text: text(raw) };
+    }
+  }
+  if (Array.isArray(raw)) {
+    const ratings = raw.map((item, i): Rating => {
+      if (item && typeof item === 'object') {
+        const o = item as Record<string, unknown>;
+        const value = o.rating ?? o.score ?? o.value ?? null;
+        return {
+          category: humanize(String(o.category ?? o.name ?? o.type ?? `Rating ${i + 1}`)),
+          value: num(value) ?? (value === null ? null : String(value)),
+          comment: text(o.comment),
+        };
+      }
+      return { category: `Rating ${i + 1}`, value: num(item) ?? String(item), comment: null };
+    });
+    return { ratings, text: null };
+  }
+  if (raw && typeof raw === 'object') {
+    const ratings = Object.entries(raw).map(([k, v]) => ({
+      category: humanize(k),
+      value: num(v) ?? (v === null ? null : String(v)),
+      comment: null,
+    }));
+    return { ratings, text: null };
+  }
+  return { ratings: [], text: null };
+}
+
+export function legacyReview(d: LegacyReviewDetail): LegacyReview {
+  const { ratings, text: ratingsText } = ratingsOf(d.ratings);
+  return {
+    action: text(d.action),
+    publicReview: text(d.publicReview),
+    privateFeedback: text(d.privateFeedback),
+    ratings,
+    ratingsText,
+    reviewerRole: text(d.reviewerRole),
+    revieweeRole: text(d.revieweeRole),
+    hidden: bool(d.hidden),
+    submitted: bool(d.submitted),
+    submittedAt: text(d.submittedAt),
+    expiresAt: text(d.expiresAt),
+    bookingId: text(d.bookingId),
+    listingId: text(d.listingId),
+    guestFirstName: text(d.guestFirstName),
+  };
+}
+
+const CURRENT_STATUS: Record<string, string> = {
+  published: 'Published',
+  in_review: 'In moderation',
+  created: 'Not published yet',
+};
+
+/** What kind of review it is, in the owner's words. */
+export function reviewKind(item: ReviewItem): string {
+  if (item.kind === 'current') {
+    const type = text(item.detail.type);
+    return !type || type === 'guest_to_host' ? 'Guest review' : humanize(type);
+  }
+  const role = text(item.detail.reviewerRole);
+  return role === 'host' ? 'Your review of a guest' : role && role !== 'guest' ? `Review by ${role}` : 'Guest review';
+}
+
+/** Where the review stands: published, in moderation, hidden until both sides have written… */
+export function reviewStatus(item: ReviewItem): string {
+  if (item.kind === 'current') {
+    const status = text(item.detail.status);
+    return status ? (CURRENT_STATUS[status] ?? humanize(status)) : 'Status not given';
+  }
+  if (item.detail.hidden === true) return 'Hidden for now';
+  const action = text(item.detail.action);
+  return action ? humanize(action.replace(/^review_/, '')) : 'Received';
+}
+
+/** When the review was written (epoch ms): its own date when it has one, otherwise when it arrived. */
+export function reviewDate(item: ReviewItem): number {
+  const own = text(item.kind === 'current' ? item.detail.date : item.detail.submittedAt);
+  const ms = own ? Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(own) ? `${own}T12:00:00` : own) : NaN;
+  return Number.isNaN(ms) ? item.receivedAt : ms;
+}
+
+/** A line to recognise the review by in the list. */
+export function reviewPreview(item: ReviewItem): string {
+  if (item.kind === 'current') {
+    const d = item.detail;
+    return text(d.title) ?? text(d.positive) ?? text(d.negative) ?? 'Scores only';
+  }
+  const d = item.detail;
+  return text(d.publicReview) ?? (text(d.privateFeedback) ? 'Private feedback only' : 'Ratings only');
+}
+
+/** Who wrote it, when the channel says (Airbnb names the guest; a review by the host is the owner's own). */
+export function reviewerName(item: ReviewItem): string | null {
+  if (item.kind !== 'legacy' || text(item.detail.reviewerRole) === 'host') return null;
+  return text(item.detail.guestFirstName);
+}

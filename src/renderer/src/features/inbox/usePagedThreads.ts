@@ -1,0 +1,109 @@
+import { markRaw, ref, shallowRef } from 'vue';
+import type { ThreadPage, ThreadQuery, ThreadSummary } from '@shared/inbox';
+import type { AppError, Result } from '@shared/result';
+
+/** Threads asked for at once; the virtual scroller asks for the pages it is about to show. */
+export const THREAD_PAGE_SIZE = 100;
+
+export type ThreadFilters = Omit<ThreadQuery, 'offset' | 'limit'>;
+
+/**
+ * The thread list as pages of `inbox.threads` (the store's call, `fetchThreads`): one slot per thread (null until
+ * its page arrives), so a virtual scroller can size itself for 10,000 threads while only the pages it shows are
+ * fetched and rendered.
+ *
+ * Rows are marked raw: the scroller deep-watches its items, and 10,000 reactive proxies would cost more than the
+ * list itself. A change replaces the array (shallowRef), which is cheap next to a render.
+ */
+export function usePagedThreads(
+  filters: () => ThreadFilters,
+  fetchThreads: (query: ThreadQuery) => Promise<Result<ThreadPage>>,
+) {
+  const rows = shallowRef<readonly (ThreadSummary | null)[]>([]);
+  const total = ref<number | null>(null);
+  const loading = ref(false);
+  const error = shallowRef<AppError | null>(null);
+
+  let epoch = 0; // bumps when the filters change: answers for older filters are dropped
+  let seq = 0; // numbers every request, so an older answer never replaces a newer one
+  let validFrom = 0; // answers to requests older than this are stale: the inbox changed since
+  const applied = new Map<number, number>(); // page → request number of the answer shown
+  const pending = new Map<number, number>(); // page → request number under way
+  let visible = { first: 0, last: THREAD_PAGE_SIZE };
+
+  const fresh = (page: number) => Math.max(applied.get(page) ?? 0, pending.get(page) ?? 0) >= validFrom;
+
+  async function fetchPage(page: number): Promise<void> {
+    const request = ++seq;
+    const requestEpoch = epoch;
+    pending.set(page, request);
+    const result = await fetchThreads({
+      ...filters(),
+      offset: page * THREAD_PAGE_SIZE,
+      limit: THREAD_PAGE_SIZE,
+    });
+    if (pending.get(page) === request) pending.delete(page);
+    if (requestEpoch !== epoch || (applied.get(page) ?? 0) > request) return;
+    if (!result.ok) {
+      error.value = result.error;
+      return;
+    }
+    error.value = null;
+    const { total: count, threads } = result.value;
+    const before = rows.value;
+    const next = Array.from({ length: count }, (_, i) => before[i] ?? null);
+    threads.forEach((t, i) => {
+      const at = page * THREAD_PAGE_SIZE + i;
+      if (at < count) next[at] = markRaw(t);
+    });
+    applied.set(page, request);
+    total.value = count;
+    rows.value = next;
+  }
+
+  /** Fetches what the rows first..last (exclusive) need and does not have fresh. */
+  function show(first: number, last: number): void {
+    visible = { first, last };
+    const from = Math.floor(first / THREAD_PAGE_SIZE);
+    let to = Math.floor(Math.max(first, last - 1) / THREAD_PAGE_SIZE);
+    if (total.value !== null) to = Math.min(to, Math.max(from, Math.ceil(total.value / THREAD_PAGE_SIZE) - 1));
+    for (let page = from; page <= to; page++) if (!fresh(page)) void fetchPage(page);
+  }
+
+  /** Starts over (the filters changed): the first page decides how many rows there are. */
+  async function reset(): Promise<void> {
+    epoch++;
+    applied.clear();
+    pending.clear();
+    validFrom = seq + 1;
+    visible = { first: 0, last: THREAD_PAGE_SIZE };
+    rows.value = [];
+    total.value = null;
+    error.value = null;
+    loading.value = true;
+    await fetchPage(0);
+    loading.value = false;
+  }
+
+  /** Something changed: what is on screen is fetched again now, every other page when it next shows. */
+  async function refresh(): Promise<void> {
+    validFrom = seq + 1;
+    const from = Math.floor(visible.first / THREAD_PAGE_SIZE);
+    const to = Math.floor(Math.max(visible.first, visible.last - 1) / THREAD_PAGE_SIZE);
+    const pages = [];
+    for (let page = from; page <= to; page++) pages.push(fetchPage(page));
+    await Promise.all(pages);
+  }
+
+  /** Changes one row in place (read state), before the core's own answer arrives. */
+  function patch(id: number, changes: Partial<ThreadSummary>): void {
+    const at = rows.value.findIndex((r) => r?.id === id);
+    const row = rows.value[at];
+    if (!row) return;
+    const next = rows.value.slice();
+    next[at] = markRaw({ ...row, ...changes });
+    rows.value = next;
+  }
+
+  return { rows, total, loading, error, show, reset, refresh, patch };
+}

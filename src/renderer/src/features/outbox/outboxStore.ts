@@ -1,0 +1,61 @@
+import { defineStore } from 'pinia';
+import { shallowRef } from 'vue';
+import type { OutboxStatus } from '@shared/outbox';
+import type { AppError } from '@shared/result';
+import { api } from '@renderer/api';
+import { useInboxStore } from '@renderer/features/inbox/inboxStore';
+
+type Decision = 'outbox.retry' | 'outbox.discard' | 'outbox.markSent';
+
+/**
+ * Replies on their way to Su: the queue's health for the inbox banner, and the owner's decisions about a reply
+ * that did not go out (Retry, Edit, Discard, Mark as sent). Kept live by the core's `outbox.changed` events.
+ */
+export const useOutboxStore = defineStore('outbox', () => {
+  const status = shallowRef<OutboxStatus | null>(null);
+
+  async function load() {
+    const result = await api['outbox.status']({});
+    if (result.ok) status.value = result.value;
+  }
+
+  function listen(): () => void {
+    const inbox = useInboxStore();
+    return api.on('outbox.changed', (next) => {
+      status.value = next;
+      // The thread or review on screen shows where each of its replies is.
+      inbox.refreshOpen();
+    });
+  }
+
+  /** Applies a decision to one reply; resolves with the reason it was not possible, or null. */
+  async function decide(method: Decision, id: number): Promise<AppError | null> {
+    const result = await api[method]({ id });
+    if (!result.ok) return result.error;
+    status.value = result.value;
+    return null;
+  }
+
+  return {
+    status,
+    load,
+    listen,
+    retry: (id: number) => decide('outbox.retry', id),
+    discard: (id: number) => decide('outbox.discard', id),
+    markSent: (id: number) => decide('outbox.markSent', id),
+    /** Puts new text into a refused reply and sends it again. */
+    async editReply(id: number, body: string): Promise<AppError | null> {
+      const result = await api['outbox.editReply']({ id, body });
+      if (!result.ok) return result.error;
+      status.value = result.value;
+      return null;
+    },
+    /** Tries the paused queue again (after the owner fixed the credentials elsewhere). */
+    async resume(): Promise<AppError | null> {
+      const result = await api['outbox.resume']({});
+      if (!result.ok) return result.error;
+      status.value = result.value;
+      return null;
+    },
+  };
+});

@@ -1,0 +1,70 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { PushSettingsInput, PushStatus, QuarantinedPush } from '@shared/push';
+import type { AppError } from '@shared/result';
+import { api } from '@renderer/api';
+
+/** The push listener's settings and health, live, and the pushes it set aside as not understood. */
+export const usePushStore = defineStore('push', () => {
+  const status = ref<PushStatus | null>(null);
+  const saveError = ref<AppError | null>(null);
+  const saving = ref(false);
+
+  async function load() {
+    const result = await api['push.status']({});
+    if (result.ok) status.value = result.value;
+  }
+
+  function listen() {
+    return api.on('push.changed', (next) => (status.value = next));
+  }
+
+  async function save(input: PushSettingsInput): Promise<boolean> {
+    saving.value = true;
+    saveError.value = null;
+    try {
+      const result = await api['push.save'](input);
+      if (result.ok) status.value = result.value;
+      else saveError.value = result.error;
+      return result.ok;
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  // ---- pushes received but not understood: listed when the owner asks, each can be dismissed -----------------
+  const quarantine = ref<QuarantinedPush[] | null>(null);
+  const quarantineError = ref<string | null>(null);
+
+  async function showQuarantine() {
+    const result = await api['push.quarantine']({});
+    if (result.ok) quarantine.value = result.value;
+    else quarantineError.value = result.error.message;
+  }
+
+  async function dismissQuarantined(id: number) {
+    const result = await api['push.dismissQuarantined']({ id });
+    if (result.ok) quarantine.value = quarantine.value?.filter((i) => i.id !== id) ?? null;
+    else quarantineError.value = result.error.message;
+  }
+
+  /** The list closes with the screen that showed it: the next visit starts from the "Show them" button again. */
+  function closeQuarantine() {
+    quarantine.value = null;
+    quarantineError.value = null;
+  }
+
+  return {
+    status,
+    saveError,
+    saving,
+    load,
+    listen,
+    save,
+    quarantine,
+    quarantineError,
+    showQuarantine,
+    dismissQuarantined,
+    closeQuarantine,
+  };
+});

@@ -1,0 +1,49 @@
+import type { DayRule } from '@shared/rates';
+
+/**
+ * The shapes the rates calendar grid works with. The view builds them from the property's setup, the record of
+ * what Su holds and the draft; the grid only draws them and reports what the owner selects.
+ */
+
+/** One row of the grid: one channel of one target (a room's inventory, or a room's rate plan). */
+export interface GridRow {
+  /** `${target}|${channel}`, unique in the grid. */
+  key: string;
+  /** Target key: `inv:ROOM` or `rate:ROOM:RATE`. */
+  target: string;
+  level: 'inventory' | 'rate';
+  channel: string;
+  /** "Airbnb", "Booking.com", "Expedia", or "channel 189" for a code the app does not know. */
+  channelName: string;
+}
+
+/** The rows of one target, drawn under a heading ("Double Room · Inventory", "Double Room · Best available rate"). */
+export interface GridGroup {
+  target: string;
+  level: 'inventory' | 'rate';
+  title: string;
+  subtitle: string;
+  /** The owner's base figure (inventory or price), or null when none was entered. */
+  base: number | null;
+  rows: GridRow[];
+}
+
+/** What one cell shows. */
+export interface CellView {
+  /** The channel's rule on that day (after the draft), or undefined: the channel gets Su's own data. */
+  rule: DayRule | undefined;
+  /** The resulting number on the channel from the base figure and the rule; null without a base. */
+  result: number | null;
+  /** The draft changes this cell. */
+  drafted: boolean;
+  /** A push that changes this day is on its way (not yet confirmed by Su). */
+  pending: boolean;
+}
+
+/** A selection: days `from`..`to` (inclusive, YYYY-MM-DD) of some channels of ONE target. */
+export interface GridSelection {
+  target: string;
+  channels: string[];
+  from: string;
+  to: string;
+}

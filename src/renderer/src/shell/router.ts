@@ -1,0 +1,47 @@
+import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
+import ConnectionView from '@renderer/features/connection/ConnectionView.vue';
+import InboxView from '@renderer/features/inbox/InboxView.vue';
+import RatesView from '@renderer/features/rates/RatesView.vue';
+import { setScreenTitle } from './title';
+
+/** What a screen shows in the navigation. Only screens that exist are listed. */
+export interface NavMeta {
+  title: string;
+  icon: string;
+}
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/', redirect: '/inbox' },
+  {
+    // One screen, three addresses: the thread list, an open thread (a notification opens it), and the reviews.
+    path: '/inbox',
+    meta: { title: 'Inbox', icon: 'pi pi-inbox' } satisfies NavMeta,
+    children: [
+      { path: '', name: 'inbox', component: InboxView },
+      { path: ':threadId(\\d+)', name: 'thread', component: InboxView },
+      { path: 'reviews/:reviewId(\\d+)?', name: 'reviews', component: InboxView },
+    ],
+  },
+  {
+    path: '/rates',
+    component: RatesView,
+    meta: { title: 'Rates & availability', icon: 'pi pi-calendar' } satisfies NavMeta,
+  },
+  {
+    path: '/connection',
+    component: ConnectionView,
+    meta: { title: 'Connection', icon: 'pi pi-link' } satisfies NavMeta,
+  },
+  { path: '/:pathMatch(.*)*', redirect: '/inbox' },
+];
+
+/**
+ * The app's router. Hash history: the same URLs work from file:// in Electron and from the loopback server in
+ * browser mode. Created only after main.ts took the session token out of the address: the history keeps the
+ * query it finds as part of its base, and would put the token back into every address.
+ */
+export function createAppRouter(): Router {
+  const router = createRouter({ history: createWebHashHistory(), routes });
+  router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));
+  return router;
+}

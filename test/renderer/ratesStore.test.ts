@@ -1,0 +1,148 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addDays, localToday } from '@shared/dates';
+import type { RateDraft, RatePreview } from '@shared/rates';
+import type { RuleEdit } from '@shared/ratesComposer';
+import type { PropertySetup } from '@shared/rateSetups';
+import { ok } from '@shared/result';
+import { useRatesStore } from '@renderer/features/rates/ratesStore';
+import { installFakeApi, settle } from './fakeApi';
+
+const setup: PropertySetup = {
+  hotelId: 'H1',
+  name: 'Harbour View',
+  channels: ['244', '19'],
+  rooms: [{ id: 'DBL', name: 'Double', inventory: 4, rates: [{ id: 'BAR', name: 'Best', price: 120 }] }],
+};
+
+/** A price rule on one channel, `inDays` days from today (past days are dropped before saving). */
+const edit = (inDays: number, value: number): RuleEdit => {
+  const day = addDays(localToday(), inDays);
+  return {
+    target: { level: 'rate', roomId: 'DBL', rateId: 'BAR' },
+    from: day,
+    to: day,
+    channels: ['19'],
+    rule: { type: 'Fixed', value },
+  };
+};
+
+const draft = (name: string, edits: RuleEdit[]): RateDraft => ({ name, edits, updatedAt: 1 });
+
+const preview = (name: string): RatePreview => ({
+  name,
+  request: {},
+  fingerprint: name,
+  days: [],
+  summary: { changedDays: 1, channelChanges: 1, closes: false },
+  warnings: [],
+  large: false,
+  firstPush: [],
+});
+
+/** The rates store with property H1 open (an empty draft), over a core that answers everything but drafts and previews at once. */
+async function openProperty() {
+  const core = installFakeApi({
+    'rates.properties': () => ok([setup]),
+    'rates.book': () => ok({ book: {}, pending: [] }),
+    'rates.history': () => ok([]),
+    'rates.saveDraft': () => ok(draft('', [])),
+  });
+  const rates = useRatesStore();
+  const opening = rates.loadProperties();
+  await settle();
+  core.pending('rates.draft')[0]!.answer(ok(draft('', [])));
+  await opening;
+  expect(rates.hotelId).toBe('H1');
+  return { core, rates };
+}
+
+describe('the rates store shows the newest answer', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    setActivePinia(createPinia());
+  });
+
+  it('keeps the newest preview when an older one answers last', async () => {
+    const { core, rates } = await openProperty();
+    void rates.addEdit(edit(3, 100));
+    await settle();
+    void rates.refreshPreview();
+    await settle();
+    const [older, newer] = core.pending('rates.preview');
+    expect(newer).toBeDefined();
+
+    newer!.answer(ok(preview('newer')));
+    await settle();
+    older!.answer(ok(preview('older')));
+    await settle();
+
+    expect(rates.preview?.name).toBe('newer');
+  });
+
+  it('shows no preview once the draft is emptied, even if a preview asked for before answers after', async () => {
+    const { core, rates } = await openProperty();
+    void rates.addEdit(edit(3, 100));
+    await settle();
+    core.pending('rates.preview')[0]!.answer(ok(preview('first')));
+    await settle();
+    expect(rates.preview?.name).toBe('first');
+
+    void rates.refreshPreview();
+    await settle();
+    await rates.discardDraft();
+    expect(rates.preview).toBeNull();
+    core.pending('rates.preview')[0]!.answer(ok(preview('for the old draft')));
+    await settle();
+
+    expect(rates.draft.edits).toEqual([]);
+    expect(rates.preview).toBeNull();
+  });
+
+  it('keeps the draft of the newest reload when an older reload answers last', async () => {
+    const { core, rates } = await openProperty();
+    rates.listen();
+    // A push moves on (queued, then sent): each step reloads the draft.
+    core.emit('rates.changed', { hotelId: 'H1' });
+    core.emit('rates.changed', { hotelId: 'H1' });
+    await settle();
+    const [older, newer] = core.pending('rates.draft');
+
+    newer!.answer(ok(draft('After the push', [])));
+    await settle();
+    older!.answer(ok(draft('Before the push', [edit(2, 90)])));
+    await settle();
+
+    expect(rates.draft.name).toBe('After the push');
+    expect(rates.draft.edits).toEqual([]);
+  });
+
+  it('keeps the owner’s change when a reload that started before it answers', async () => {
+    const { core, rates } = await openProperty();
+    rates.listen();
+    core.emit('rates.changed', { hotelId: 'H1' });
+    await settle();
+    const local = edit(4, 150);
+    void rates.addEdit(local);
+    await settle();
+
+    core.pending('rates.draft')[0]!.answer(ok(draft('From before the change', [])));
+    await settle();
+
+    expect(rates.draft.edits).toEqual([local]);
+    expect(rates.draft.name).toBe('');
+  });
+
+  it('keeps a new name that is still waiting to be saved when a reload answers', async () => {
+    const { core, rates } = await openProperty();
+    rates.listen();
+    rates.rename('Autumn prices');
+    core.emit('rates.changed', { hotelId: 'H1' });
+    await settle();
+
+    core.pending('rates.draft')[0]!.answer(ok(draft('Old name', [])));
+    await settle();
+    expect(rates.draft.name).toBe('Autumn prices');
+    await rates.flushName();
+  });
+});

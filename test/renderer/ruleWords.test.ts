@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { PropertySetup } from '@shared/rateSetups';
+import {
+  channelList,
+  dayCount,
+  dayRange,
+  diffRows,
+  editRuleText,
+  factorPercent,
+  parseTargetKey,
+  quoted,
+  ruleText,
+  targetLabel,
+} from '@renderer/features/rates/ruleWords';
+
+const setup: PropertySetup = {
+  hotelId: 'H1',
+  name: '',
+  channels: ['244', '19'],
+  rooms: [{ id: 'DBL', name: 'Double Room', inventory: 4, rates: [{ id: 'BAR', name: '', price: 120 }] }],
+};
+const long = (day: string) =>
+  new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(Date.parse(`${day}T00:00:00Z`));
+
+describe('rule words', () => {
+  it('write a day, or a range with the year once when both ends share it', () => {
+    expect(dayRange('2026-12-04', '2026-12-04')).toBe(long('2026-12-04'));
+    const sameYear = dayRange('2026-03-02', '2026-03-08');
+    expect(sameYear.endsWith(` – ${long('2026-03-08')}`)).toBe(true);
+    expect(sameYear.split('2026')).toHaveLength(2);
+    expect(dayRange('2026-12-30', '2027-01-02')).toBe(`${long('2026-12-30')} – ${long('2027-01-02')}`);
+  });
+
+  it('count days with both ends included', () => {
+    expect(dayCount('2026-12-04', '2026-12-04')).toBe(1);
+    expect(dayCount('2026-02-27', '2026-03-02')).toBe(4);
+  });
+
+  it('write a factor as a percentage', () => {
+    expect(factorPercent(0.9)).toBe('−10 %');
+    expect(factorPercent(1.15)).toBe('+15 %');
+    expect(factorPercent(1)).toBe('+0 %');
+    expect(factorPercent(0.875)).toBe(`−${(12.5).toLocaleString()} %`);
+  });
+
+  it('write a channel’s rule', () => {
+    expect(ruleText({ type: 'Fixed', value: 120 })).toBe('Fixed 120');
+    expect(ruleText({ type: 'Decrease', value: 10, closed: true })).toBe('Decrease 10, closed');
+    expect(ruleText({ type: 'Multiply', value: 0.9 })).toBe(`Multiply ${(0.9).toLocaleString()} (−10 %)`);
+    expect(ruleText({ closed: true })).toBe('Closed');
+    expect(ruleText({})).toBe('no rule');
+    expect(ruleText(null)).toBe('no rule');
+    expect(ruleText(undefined)).toBe('no rule');
+  });
+
+  it('write what an edit of the draft does', () => {
+    const target = { level: 'inventory' as const, roomId: 'DBL' };
+    expect(editRuleText({ target, from: 'a', to: 'a', channels: ['19'], rule: null })).toBe(
+      'Remove rule (Su’s own data)',
+    );
+    expect(editRuleText({ target, from: 'a', to: 'a', channels: ['19'], rule: { type: 'Fixed', value: 2 } })).toBe(
+      'Fixed 2',
+    );
+  });
+
+  it('quote a push’s name unless it has quotes of its own, and name channels', () => {
+    expect(quoted('Summer prices')).toBe('“Summer prices”');
+    expect(quoted('Revert of “Summer prices”')).toBe('Revert of “Summer prices”');
+    expect(channelList(['244', '19', '9'])).toBe('Airbnb, Booking.com, Expedia');
+  });
+
+  it('read target keys back and name them, with ids where the owner gave no name', () => {
+    expect(parseTargetKey('inv:DBL')).toEqual({ level: 'inventory', roomId: 'DBL' });
+    expect(parseTargetKey('rate:DBL:BAR')).toEqual({ level: 'rate', roomId: 'DBL', rateId: 'BAR' });
+    expect(targetLabel(setup, 'inv:DBL')).toBe('Double Room · Inventory');
+    expect(targetLabel(setup, 'rate:DBL:BAR')).toBe('Double Room · BAR');
+    expect(targetLabel(null, 'rate:FAM:NR')).toBe('FAM · NR');
+  });
+});
+
+describe('the diff of a push', () => {
+  const fixed = (value: number) => ({ type: 'Fixed' as const, value });
+
+  it('merges consecutive days and channels with the same change into one line', () => {
+    const days = ['2026-12-01', '2026-12-02', '2026-12-03'].map((day) => ({
+      target: 'rate:DBL:BAR',
+      day,
+      before: {},
+      after: { '244': fixed(99), '19': fixed(99) },
+    }));
+    const rows = diffRows(days, setup);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      target: 'rate:DBL:BAR',
+      from: '2026-12-01',
+      to: '2026-12-03',
+      days: 3,
+      before: 'no rule',
+      after: 'Fixed 99',
+    });
+    expect([...rows[0]!.channels].sort()).toEqual(['19', '244']);
+  });
+
+  it('splits where the change or the days differ, leaves out channels that do not change, and keeps the setup’s order', () => {
+    const rows = diffRows(
+      [
+        { target: 'rate:DBL:BAR', day: '2026-12-01', before: {}, after: { '19': fixed(99) } },
+        { target: 'rate:DBL:BAR', day: '2026-12-03', before: {}, after: { '19': fixed(99) } },
+        { target: 'rate:DBL:BAR', day: '2026-12-04', before: { '244': fixed(5) }, after: { '244': fixed(5) } },
+        { target: 'inv:DBL', day: '2026-12-05', before: { '19': fixed(2) }, after: { '19': { closed: true } } },
+      ],
+      setup,
+    );
+    expect(rows.map((r) => [r.target, r.from, r.to, r.before, r.after, r.channels])).toEqual([
+      ['inv:DBL', '2026-12-05', '2026-12-05', 'Fixed 2', 'Closed', ['19']],
+      ['rate:DBL:BAR', '2026-12-01', '2026-12-01', 'no rule', 'Fixed 99', ['19']],
+      ['rate:DBL:BAR', '2026-12-03', '2026-12-03', 'no rule', 'Fixed 99', ['19']],
+    ]);
+  });
+});
