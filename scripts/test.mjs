@@ -60,7 +60,7 @@ if (check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json'])) {
 }
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 suite(
-  'unit + integration (vitest)',
+  'vitest (unit, integration, emulator, renderer)',
   bin('vitest'),
   ['run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'vitest.json')}`],
   join(results, 'vitest.json'),

@@ -12,19 +12,11 @@ const num = (v: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-/** A current review (Booking.com, Expedia). */
-export interface CurrentReview {
-  title: string | null;
-  positive: string | null;
-  negative: string | null;
-  /** Category → score (0 to 10), null where the guest gave none; "overall" first. */
+/** A current review (Booking.com, Expedia) as the screen shows it: scores as a list, "overall" first. */
+export type CurrentReview = Omit<CurrentReviewDetail, 'scores' | 'eligibleToReply' | 'channelPropertyId'> & {
+  /** Category and score (0 to 10), null where the guest gave none. */
   scores: { category: string; score: number | null }[];
-  status: string | null;
-  date: string | null;
-  type: string | null;
-  revieweeName: string | null;
-  bookingId: string | null;
-}
+};
 
 export function currentReview(d: CurrentReviewDetail): CurrentReview {
   const raw = d.scores && typeof d.scores === 'object' ? (d.scores as Record<string, unknown>) : {};
@@ -51,24 +43,12 @@ export interface Rating {
   comment: string | null;
 }
 
-/** A legacy Airbnb review. */
-export interface LegacyReview {
-  action: string | null;
-  publicReview: string | null;
-  privateFeedback: string | null;
+/** A legacy Airbnb review as the screen shows it: its ratings read into lines, whatever shape they came in. */
+export type LegacyReview = Omit<LegacyReviewDetail, 'ratings' | 'reviewerId'> & {
   ratings: Rating[];
   /** Ratings that came as free text rather than a list. */
   ratingsText: string | null;
-  reviewerRole: string | null;
-  revieweeRole: string | null;
-  hidden: boolean | null;
-  submitted: boolean | null;
-  submittedAt: string | null;
-  expiresAt: string | null;
-  bookingId: string | null;
-  listingId: string | null;
-  guestFirstName: string | null;
-}
+};
 
 /** Airbnb's ratings arrive as a list of {category, rating}, a JSON string, an object, or plain text. */
 function ratingsOf(raw: unknown): { ratings: Rating[]; text: string | null } {
