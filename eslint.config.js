@@ -18,6 +18,9 @@ const noEmulator = {
   message: 'Only src/main/demo.ts starts the emulator; the rest of the app reaches Su over HTTP.',
 };
 
+/** A relative import that leaves its folder for anywhere but src/shared (for src/emulator and src/preload). */
+const onlyShared = { regex: '^\\.\\./(?!shared(/|$))' };
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.tmp/**'] },
   js.configs.recommended,
@@ -62,12 +65,19 @@ export default tseslint.config(
         {
           paths: [noElectron],
           patterns: [
-            {
-              regex: '(^|/)(main|renderer|preload)(/|$)',
-              message: 'The emulator is its own program: it may import src/shared only, never the app.',
-            },
+            { ...onlyShared, message: 'The emulator is its own program: of the project, it imports src/shared only.' },
           ],
         },
+      ],
+    },
+  },
+  // The preload is bundled alone into the sandboxed renderer process: it imports electron and src/shared only.
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ ...onlyShared, message: 'The preload imports src/shared only: no main-process code.' }] },
       ],
     },
   },

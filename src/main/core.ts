@@ -25,8 +25,6 @@ import { createRatesService } from './rates/ratesService';
 import { savedRepliesHandlers } from './savedReplies/handlers';
 import { createSavedReplies } from './savedReplies/savedReplies';
 
-export type { Notifier };
-
 /** The built-in demo provider, as the core sees it: where it listens, and how to point its pushes at the app. */
 export interface DemoProvider {
   urls: DemoUrls;
@@ -117,7 +115,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     onIngested: (result) => {
       inboxNews.afterPush(result);
-      pushFeature.changed();
+      pushFeature.afterPush(result);
     },
     ...(deps.demo ? { connectDemo: deps.demo.connect } : {}),
     ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { MethodArgs } from '../shared/contract';
+import type { Method, MethodArgs } from '../shared/contract';
+import type { RatePushRecord } from '../shared/rates';
 import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../shared/rateSetups';
 import { errorText } from '../shared/result';
 import { startEmulator, type RunningEmulator } from '../emulator/emulator';
@@ -35,27 +36,28 @@ function demoRateSetups(state: EmulatorState): PropertySetupInput[] {
  * the owner's own.
  */
 function createDemoRates(core: Core, settings: SettingsStore, state: EmulatorState) {
-  const setups = demoRateSetups(state).map((input) => propertySetupSchema.parse(input));
-  const call = async <M extends 'rates.properties' | 'rates.saveSetup' | 'rates.removeSetup'>(
-    method: M,
-    args: MethodArgs<M>,
-  ) => {
+  const setups = () => demoRateSetups(state).map((input) => propertySetupSchema.parse(input));
+  const call = async <M extends Method>(method: M, args: MethodArgs<M>): Promise<unknown> => {
     const result = await core.dispatcher.dispatch(method, args);
     if (!result.ok) throw new Error(`demo: ${method}: ${result.error.message}`);
-    return result.value as PropertySetup[];
+    return result.value;
   };
   return {
     async enter(): Promise<void> {
       if (settings.get(DONE_KEY)) return;
       settings.set(DONE_KEY, true);
-      if ((await call('rates.properties', {})).length > 0) return;
-      for (const setup of setups) await call('rates.saveSetup', setup);
+      if (((await call('rates.properties', {})) as PropertySetup[]).length > 0) return;
+      for (const setup of setups()) await call('rates.saveSetup', setup);
     },
     async leave(): Promise<void> {
-      const entered = await call('rates.properties', {});
-      for (const setup of setups) {
+      const entered = (await call('rates.properties', {})) as PropertySetup[];
+      for (const setup of setups()) {
         const now = entered.find((p) => p.hotelId === setup.hotelId);
-        if (now && isDeepStrictEqual(now, setup)) await call('rates.removeSetup', { hotelId: setup.hotelId });
+        if (!now || !isDeepStrictEqual(now, setup)) continue;
+        // A push of it still waiting (or refused) stays in sight, so the owner can retry or discard it.
+        const history = (await call('rates.history', { hotelId: setup.hotelId })) as RatePushRecord[];
+        if (history.some((push) => UNSETTLED.has(push.state))) continue;
+        await call('rates.removeSetup', { hotelId: setup.hotelId });
       }
       settings.delete(DONE_KEY);
     },
@@ -63,6 +65,7 @@ function createDemoRates(core: Core, settings: SettingsStore, state: EmulatorSta
 }
 
 const DONE_KEY = 'rates.demoSetupDone';
+const UNSETTLED = new Set(['queued', 'sending', 'failed']);
 
 /** Starts the built-in demo provider in this process, builds the core on top of it, and starts listening. */
 export async function startCoreWithDemo(deps: Omit<CoreDeps, 'demo'>): Promise<Core & { emulator: RunningEmulator }> {
@@ -81,18 +84,21 @@ export async function startCoreWithDemo(deps: Omit<CoreDeps, 'demo'>): Promise<C
   const rates = createDemoRates(core, deps.settings, emulator.state);
   // One change at a time, in the order the owner made them (switching back and forth quickly).
   let onDemo = core.connection.state().active === 'demo';
-  let settled = onDemo ? rates.enter() : rates.leave();
+  // A demo that could not enter its rooms is still a demo: the owner can enter them by hand.
+  const log = (error: unknown) => console.error(errorText(error));
+  let settled = (onDemo ? rates.enter() : rates.leave()).catch(log);
   await settled;
   core.events.on('connection.changed', (state) => {
     if ((state.active === 'demo') === onDemo) return;
     onDemo = state.active === 'demo';
     const next = onDemo ? rates.enter : rates.leave;
-    settled = settled.then(next).catch((error: unknown) => console.error(errorText(error)));
+    settled = settled.then(next).catch(log);
   });
   return {
     ...core,
     emulator,
     close: async () => {
+      await settled;
       await core.close();
       await emulator.close();
     },

@@ -234,8 +234,36 @@ describe('rooms and rate plans the owner enters', () => {
     expect(back.map((p) => p.hotelId)).toEqual(['IK-DEMO-001', 'IK-DEMO-002']);
   });
 
+  it('a demo property whose push has not gone through stays when the owner leaves the demo', async () => {
+    // A wrong secret: Su refuses the token, so the push waits in a paused queue.
+    await call('connection.save', {
+      environment: 'demo',
+      domain: 'demo.innkeeper.test',
+      secrets: { clientSecret: 'not-the-demo-secret' },
+    });
+    await call('rates.saveDraft', {
+      hotelId: HOTEL,
+      edits: [{ target: BAR, from: day(0), to: day(0), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
+    });
+    await call('rates.push', { hotelId: HOTEL });
+    await eventually(
+      () => call('outbox.status'),
+      (status) => status.paused !== null,
+    );
+    await call('connection.save', {
+      environment: 'sandbox',
+      mainBaseUrl: 'https://a.example/SUAPI',
+      tokenBaseUrl: 'https://b.example',
+      domain: 'x.example',
+    });
+    const left = await eventually(
+      () => call('rates.properties'),
+      (list) => list.length === 1,
+    );
+    expect(left.map((p) => p.hotelId)).toEqual([HOTEL]);
+  });
+
   it('a setup is saved as entered, and survives a restart of the core', async () => {
-    await call('rates.properties');
     const saved = await call('rates.saveSetup', setup);
     expect(saved.at(-1)).toEqual(setup);
     await ctx.core.close();
@@ -410,7 +438,7 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {
-    await call('rates.properties'); // the demo setup: DBL · Best available rate at 120
+    // The demo entered its setup at start: DBL · Best available rate at 120.
     await call('rates.saveDraft', {
       hotelId: HOTEL,
       edits: [
@@ -455,7 +483,7 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('an edit for a room, rate plan or channel taken out of the setup is not sent', async () => {
-    await call('rates.properties'); // the demo setup: DBL with BAR and NRF, channels 244, 19, 9
+    // The demo entered its setup at start: DBL with BAR and NRF, channels 244, 19, 9.
     await call('rates.saveDraft', {
       hotelId: HOTEL,
       edits: [fixed(['19'], 50), { ...fixed(['189'], 40), target: { level: 'rate', roomId: 'DBL', rateId: 'NRF' } }],

@@ -1,7 +1,7 @@
 // SECURITY: what crosses to the renderer (call results, errors, events) and what is logged is checked against the
 // stored secret values. Secrets shorter than this are not looked for: too short to be secret, and they would
 // match ordinary text.
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 const checked = (secrets: readonly string[]) => secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
 

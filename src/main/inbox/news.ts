@@ -2,7 +2,7 @@ import type { InboxCounts, NewMessageEvent } from '../../shared/inbox';
 import type { EventBus } from '../gateway/events';
 import { parseEntityKey } from '../outbox/entityKeys';
 import type { OutboxItem } from '../outbox/types';
-import type { IngestResult } from '../push/ingest';
+import { wasFiled, type IngestResult } from '../push/ingest';
 import type { InboxQueries } from './inboxQueries';
 
 /** What a host does to get the owner's attention: native notification + tray (Electron), or nothing extra. */
@@ -31,7 +31,7 @@ export function createInboxNews(deps: { inbox: InboxQueries; events: EventBus; n
 
     /** A push was filed (after its acknowledgement went out). */
     afterPush(result: IngestResult): void {
-      if (result.outcome !== 'stored' && result.outcome !== 'quarantined') return;
+      if (!wasFiled(result)) return;
       if (result.message?.author === 'guest') {
         const thread = inbox.thread(result.message.threadId);
         const message: NewMessageEvent = {

@@ -1,9 +1,10 @@
 import type { PushStatus } from '../../shared/push';
 import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
+import { wasFiled, type IngestResult } from './ingest';
 import type { PushService } from './pushService';
 
-/** The `push.*` methods, and `changed()` to tell the renderer the listener's state changed. */
+/** The `push.*` methods, and what tells the renderer the listener's state changed. */
 export function pushHandlers(deps: { push: PushService; events: EventBus }) {
   const { push, events } = deps;
   const changed = (status: PushStatus = push.status()): PushStatus => {
@@ -19,5 +20,12 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
       return changed();
     },
   };
-  return { handlers, changed };
+  return {
+    handlers,
+    changed,
+    /** A push was filed: the quarantine count may have changed. */
+    afterPush(result: IngestResult): void {
+      if (wasFiled(result)) changed();
+    },
+  };
 }
