@@ -1,0 +1,75 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '@shared/demo';
+import type { AppError } from '@shared/result';
+import { api } from '@renderer/api';
+
+/** What the owner last asked of the demo: one kind of delivery, or switching the live messages. */
+export type DemoAction = DemoDelivery['kind'] | 'live';
+
+/** The built-in demo provider while it runs, and the deliveries the owner asks it for. */
+export const useDemoStore = defineStore('demo', () => {
+  const status = ref<DemoStatus | null>(null);
+  const result = ref<DemoDeliveryResult | null>(null);
+  const error = ref<AppError | null>(null);
+  // What the result or error is about, so field errors land next to the controls that caused them.
+  const action = ref<DemoAction | null>(null);
+  const delivering = ref(false);
+  const switchingLive = ref(false);
+
+  async function load() {
+    const answer = await api['demo.status']({});
+    if (answer.ok) status.value = answer.value;
+  }
+
+  /** The core says when the demo starts or stops (the owner changed provider) and when its settings change. */
+  function listen() {
+    return api.on('demo.changed', (next) => {
+      // A demo that stopped takes its last result with it: a later start begins with a clean panel.
+      if (!next.running) clearOutcome();
+      status.value = next;
+    });
+  }
+
+  function clearOutcome() {
+    result.value = null;
+    error.value = null;
+    action.value = null;
+  }
+
+  /** Delivers one thing through the push listener; a second ask while one is on its way is ignored. */
+  async function deliver(delivery: DemoDelivery): Promise<boolean> {
+    if (delivering.value) return false;
+    delivering.value = true;
+    clearOutcome();
+    action.value = delivery.kind;
+    try {
+      const answer = await api['demo.deliver'](delivery);
+      if (answer.ok) result.value = answer.value;
+      else error.value = answer.error;
+      return answer.ok && answer.value.acknowledged;
+    } finally {
+      delivering.value = false;
+    }
+  }
+
+  async function setLiveMessages(enabled: boolean) {
+    if (switchingLive.value) return;
+    switchingLive.value = true;
+    try {
+      const answer = await api['demo.setLiveMessages']({ enabled });
+      if (answer.ok) {
+        status.value = answer.value;
+        if (action.value === 'live') clearOutcome();
+      } else {
+        clearOutcome();
+        action.value = 'live';
+        error.value = answer.error;
+      }
+    } finally {
+      switchingLive.value = false;
+    }
+  }
+
+  return { status, result, error, action, delivering, switchingLive, load, listen, deliver, setLiveMessages };
+});

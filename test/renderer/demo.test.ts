@@ -1,0 +1,266 @@
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import PrimeVue from 'primevue/config';
+import Select from 'primevue/select';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DemoStatus } from '@shared/demo';
+import { fail, ok } from '@shared/result';
+import DemoControls from '@renderer/features/demo/DemoControls.vue';
+import { useDemoStore } from '@renderer/features/demo/demoStore';
+import InboxEmpty from '@renderer/features/inbox/InboxEmpty.vue';
+import { installFakeApi, settle } from './fakeApi';
+
+const running: DemoStatus = {
+  running: true,
+  mainUrl: 'http://127.0.0.1:4100/SUAPI',
+  liveMessages: true,
+  properties: [
+    { hotelId: 'DEMO-1', name: 'Seaside Inn' },
+    { hotelId: 'DEMO-2', name: 'Mountain Lodge' },
+  ],
+};
+const stopped: DemoStatus = { running: false, mainUrl: null, liveMessages: true, properties: [] };
+
+let pinia: Pinia;
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+});
+
+function mountControls(status: DemoStatus | null) {
+  useDemoStore().status = status;
+  return mount(DemoControls, { global: { plugins: [PrimeVue, pinia] }, attachTo: document.body });
+}
+
+/** The toggle for `name` inside the channel choice `testId`. */
+const channelButton = (wrapper: ReturnType<typeof mountControls>, testId: string, name: string) =>
+  wrapper
+    .get(`[data-testid="${testId}"]`)
+    .findAll('button')
+    .find((b) => b.text() === name)!;
+
+describe('the demo store', () => {
+  it('sends exactly the delivery asked for and keeps what the core says arrived', async () => {
+    const core = installFakeApi();
+    const demo = useDemoStore();
+    const delivering = demo.deliver({ kind: 'review', channel: '9', hotelId: 'DEMO-2' });
+    const [call] = core.pending('demo.deliver');
+    expect(call?.args).toEqual({ kind: 'review', channel: '9', hotelId: 'DEMO-2' });
+    expect(demo.delivering).toBe(true);
+
+    call!.answer(ok({ acknowledged: true, summary: 'Pieter’s review arrived from Expedia.' }));
+    expect(await delivering).toBe(true);
+    expect(demo.result?.summary).toBe('Pieter’s review arrived from Expedia.');
+    expect(demo.error).toBeNull();
+    expect(demo.delivering).toBe(false);
+  });
+
+  it('sends nothing more while a delivery is on its way', async () => {
+    const core = installFakeApi();
+    const demo = useDemoStore();
+    const first = demo.deliver({ kind: 'legacy-review', hotelId: 'DEMO-1' });
+    const second = demo.deliver({ kind: 'message', channel: '244', hotelId: 'DEMO-1' });
+    expect(core.pending('demo.deliver')).toHaveLength(1);
+    expect(await second).toBe(false);
+
+    core.pending('demo.deliver')[0]!.answer(ok({ acknowledged: true, summary: 'Arrived.' }));
+    await first;
+    // Once the first has an answer, the next one goes.
+    void demo.deliver({ kind: 'message', channel: '244', hotelId: 'DEMO-1' });
+    expect(core.pending('demo.deliver')).toHaveLength(1);
+  });
+
+  it('keeps the core’s error, and drops it with the demo when the demo stops', async () => {
+    const core = installFakeApi({
+      'demo.deliver': () => fail({ code: 'not_configured', message: 'The demo provider is not running.' }),
+    });
+    const demo = useDemoStore();
+    demo.listen();
+    expect(await demo.deliver({ kind: 'message', channel: '19', hotelId: 'DEMO-1' })).toBe(false);
+    expect(demo.error?.message).toBe('The demo provider is not running.');
+    expect(demo.action).toBe('message');
+
+    core.emit('demo.changed', stopped);
+    expect(demo.status).toEqual(stopped);
+    expect(demo.error).toBeNull();
+  });
+
+  it('follows the demo as the core reports it starting and its settings changing', () => {
+    const core = installFakeApi();
+    const demo = useDemoStore();
+    const stop = demo.listen();
+    core.emit('demo.changed', running);
+    expect(demo.status).toEqual(running);
+    core.emit('demo.changed', { ...running, liveMessages: false });
+    expect(demo.status?.liveMessages).toBe(false);
+
+    stop();
+    core.emit('demo.changed', stopped);
+    expect(demo.status?.running).toBe(true);
+  });
+});
+
+describe('DemoControls', () => {
+  it('shows nothing while the demo is not running', () => {
+    expect(mountControls(stopped).find('[data-testid="demo-controls"]').exists()).toBe(false);
+    expect(mountControls(null).find('[data-testid="demo-controls"]').exists()).toBe(false);
+  });
+
+  it('offers the demo’s properties, the first chosen, and every control labelled', () => {
+    const wrapper = mountControls(running);
+    const picker = wrapper.getComponent(Select);
+    expect(picker.props('options')).toEqual([
+      expect.objectContaining({ hotelId: 'DEMO-1', label: 'Seaside Inn' }),
+      expect.objectContaining({ hotelId: 'DEMO-2', label: 'Mountain Lodge' }),
+    ]);
+    expect(wrapper.get('[data-testid="demo-property"]').text()).toContain('Seaside Inn');
+    expect(
+      wrapper
+        .get('[data-testid="demo-message-channel"]')
+        .findAll('button')
+        .map((b) => b.text()),
+    ).toEqual(['Airbnb', 'Booking.com', 'Expedia']);
+    expect(
+      wrapper
+        .get('[data-testid="demo-review-channel"]')
+        .findAll('button')
+        .map((b) => b.text()),
+    ).toEqual(['Booking.com', 'Expedia']);
+    // Each choice and the switch is named by the words beside it.
+    for (const [selector, name] of [
+      ['[data-testid="demo-property"] [role="combobox"]', 'Property'],
+      ['[data-testid="demo-message-channel"]', 'A guest message'],
+      ['[data-testid="demo-review-channel"]', 'A review'],
+    ]) {
+      const labelId = wrapper.get(selector!).attributes('aria-labelledby');
+      expect(document.getElementById(labelId!)?.textContent?.trim()).toBe(name);
+    }
+    const live = wrapper.get('[data-testid="demo-live-messages"] input');
+    expect(wrapper.get(`label[for="${live.attributes('id')}"]`).text()).toBe('A new guest message now and then');
+    expect((live.element as HTMLInputElement).checked).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('delivers on the property and channel chosen and shows what arrived', async () => {
+    const core = installFakeApi();
+    const wrapper = mountControls(running);
+    wrapper.getComponent(Select).vm.$emit('update:modelValue', 'DEMO-2');
+    await channelButton(wrapper, 'demo-message-channel', 'Expedia').trigger('click');
+    await wrapper.get('[data-testid="demo-deliver-message"]').trigger('click');
+    expect(core.pending('demo.deliver').map((c) => c.args)).toEqual([
+      { kind: 'message', channel: '9', hotelId: 'DEMO-2' },
+    ]);
+
+    // Busy: no button can start another delivery until this one has its answer.
+    await wrapper.vm.$nextTick();
+    for (const id of ['demo-deliver-message', 'demo-deliver-review', 'demo-deliver-legacy-review'])
+      expect(wrapper.get(`[data-testid="${id}"]`).attributes('disabled')).toBeDefined();
+    await wrapper.get('[data-testid="demo-deliver-review"]').trigger('click');
+    expect(core.pending('demo.deliver')).toHaveLength(1);
+
+    core.pending('demo.deliver')[0]!.answer(ok({ acknowledged: true, summary: 'Anna’s message arrived on Expedia.' }));
+    await flushPromises();
+    const result = wrapper.get('[data-testid="demo-result"]');
+    expect(result.text()).toBe('Anna’s message arrived on Expedia.');
+    expect(result.find('[role="alert"]').exists()).toBe(false);
+
+    await channelButton(wrapper, 'demo-review-channel', 'Expedia').trigger('click');
+    await wrapper.get('[data-testid="demo-deliver-review"]').trigger('click');
+    await wrapper.get('[data-testid="demo-deliver-legacy-review"]').trigger('click');
+    expect(core.pending('demo.deliver').map((c) => c.args)).toEqual([
+      { kind: 'review', channel: '9', hotelId: 'DEMO-2' },
+    ]);
+    wrapper.unmount();
+  });
+
+  it('shows the core’s error as a problem, with a field’s complaint next to its control', async () => {
+    installFakeApi({
+      'demo.deliver': () =>
+        fail({
+          code: 'validation',
+          message: 'channel: Reviews of this kind come from Booking.com or Expedia.',
+          field: 'channel',
+          fields: { channel: 'Reviews of this kind come from Booking.com or Expedia.' },
+        }),
+    });
+    const wrapper = mountControls(running);
+    await wrapper.get('[data-testid="demo-deliver-review"]').trigger('click');
+    await flushPromises();
+
+    const problem = wrapper.get('[data-testid="demo-result"]');
+    expect(problem.attributes('role')).toBe('alert');
+    expect(problem.text()).toContain('channel: Reviews of this kind come from Booking.com or Expedia.');
+    const reviewRow = wrapper.get('[data-testid="demo-review-channel"]').element.parentElement!;
+    expect(reviewRow.querySelector('.demo__error')?.textContent).toBe(
+      'Reviews of this kind come from Booking.com or Expedia.',
+    );
+    // Not next to the message's channel: that delivery did not fail.
+    const messageRow = wrapper.get('[data-testid="demo-message-channel"]').element.parentElement!;
+    expect(messageRow.querySelector('.demo__error')).toBeNull();
+    wrapper.unmount();
+  });
+
+  it('shows a delivery the listener did not take as a problem', async () => {
+    installFakeApi({
+      'demo.deliver': () => ok({ acknowledged: false, summary: 'The push listener did not take the review.' }),
+    });
+    const wrapper = mountControls(running);
+    await wrapper.get('[data-testid="demo-deliver-legacy-review"]').trigger('click');
+    await flushPromises();
+    const problem = wrapper.get('[data-testid="demo-result"]');
+    expect(problem.attributes('role')).toBe('alert');
+    expect(problem.text()).toBe('The push listener did not take the review.');
+    wrapper.unmount();
+  });
+
+  it('switches the live messages through the core and shows what the core says', async () => {
+    const core = installFakeApi();
+    const wrapper = mountControls(running);
+    await wrapper.get('[data-testid="demo-live-messages"] input').trigger('change');
+    const [call] = core.pending('demo.setLiveMessages');
+    expect(call?.args).toEqual({ enabled: false });
+    call!.answer(ok({ ...running, liveMessages: false }));
+    await flushPromises();
+    expect((wrapper.get('[data-testid="demo-live-messages"] input').element as HTMLInputElement).checked).toBe(false);
+    wrapper.unmount();
+  });
+});
+
+describe('the inbox’s empty state', () => {
+  function mountEmpty(demo: DemoStatus) {
+    installFakeApi({
+      'push.status': () => fail({ code: 'internal', message: 'not in this test' }),
+      'demo.status': () => ok(demo),
+    });
+    return mount(InboxEmpty, {
+      props: { kind: 'messages' },
+      global: { plugins: [PrimeVue, pinia], stubs: { RouterLink: { template: '<a><slot /></a>' } } },
+    });
+  }
+
+  it('offers the demo controls while the demo runs', async () => {
+    const wrapper = mountEmpty(running);
+    await settle();
+    await flushPromises();
+    const empty = wrapper.get('[data-testid="messages-empty"]');
+    expect(empty.text()).toContain('No messages yet');
+    expect(empty.text()).toContain('you can make something arrive now');
+    expect(empty.find('[data-testid="demo-controls"]').exists()).toBe(true);
+    expect(empty.text()).not.toContain('password');
+  });
+
+  it('offers none when the demo is not running, and takes them away when it stops', async () => {
+    const wrapper = mountEmpty(stopped);
+    await flushPromises();
+    expect(wrapper.find('[data-testid="demo-controls"]').exists()).toBe(false);
+    expect(wrapper.text()).toContain('Su delivers to the public address you registered with it');
+
+    const demo = useDemoStore();
+    demo.status = running;
+    await flushPromises();
+    expect(wrapper.find('[data-testid="demo-controls"]').exists()).toBe(true);
+    demo.status = stopped;
+    await flushPromises();
+    expect(wrapper.find('[data-testid="demo-controls"]').exists()).toBe(false);
+  });
+});
