@@ -15,7 +15,7 @@ const noElectron = {
 
 const noEmulator = {
   regex: '(^|/)emulator(/|$)',
-  message: 'Only src/main/demo.ts starts the emulator; the rest of the app reaches Su over HTTP.',
+  message: 'Only src/main/demo/demoProvider.ts starts the emulator; the rest of the app reaches Su over HTTP.',
 };
 
 /** A relative import that leaves its folder for anywhere but src/shared (for src/emulator and src/preload). */
@@ -37,14 +37,14 @@ export default tseslint.config(
       'vue/multi-word-component-names': 'off',
     },
   },
-  // The core (everything in src/main except the Electron host) never imports electron, and only src/main/demo.ts
+  // The core (everything in src/main except the Electron host) never imports electron, and only src/main/demo/demoProvider.ts
   // reaches the emulator: the app talks to Su, real or emulated, over HTTP like any partner.
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/hosts/electron/**', 'src/main/demo.ts'],
+    ignores: ['src/main/hosts/electron/**', 'src/main/demo/demoProvider.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noEmulator] }] },
   },
-  { files: ['src/main/demo.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
+  { files: ['src/main/demo/demoProvider.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
   {
     files: ['src/main/hosts/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator] }] },

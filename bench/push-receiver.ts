@@ -56,7 +56,7 @@ async function main() {
   const receiver = await startPushReceiver({
     database,
     port: 0,
-    credentials: () => ({ username: 'bench', password: 'bench-password' }),
+    credentials: () => [{ username: 'bench', password: 'bench-password' }],
     maxPerMinute: 10_000_000,
   });
   const bare = Fastify();

@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_EMULATOR_OPTIONS, EMULATOR_ENV, type EmulatorOptions } from './options';
 import { startEmulator } from './emulator';
 
-/** `npm run emulator -- --port <n> [--client-secret …]`: prints `main: <url>` and `token: <url>`. */
+/**
+ * `npm run emulator -- --port <n> [--client-secret …]`: prints `main: <url>`, `token: <url>`, and the control API's
+ * address and token (`--control-token` or EMULATOR_CONTROL_TOKEN fixes it; otherwise a new one each run).
+ */
 export async function runEmulatorCli(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const optionKeys = Object.keys(DEFAULT_EMULATOR_OPTIONS) as (keyof EmulatorOptions)[];
@@ -32,6 +35,8 @@ export async function runEmulatorCli(argv: string[], env: NodeJS.ProcessEnv): Pr
   const emulator = await startEmulator(options as Partial<EmulatorOptions>, { port, host: values.host ?? '127.0.0.1' });
   console.log(`main: ${emulator.mainUrl}`);
   console.log(`token: ${emulator.tokenUrl}`);
+  console.log(`control: ${emulator.controlUrl}`);
+  console.log(`control token: ${emulator.controlToken}`);
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -31,20 +31,31 @@ export interface CalendarQuery {
 }
 
 /**
- * A typed client of the emulator's control API (not part of Su), for tests and the demo mode. Every call throws
- * with the emulator's error text when it answers with a failure.
+ * A typed client of the emulator's control API (not part of Su), for tests and the demo provider, with its token.
+ * Every call throws with the emulator's error text when it answers with a failure.
  */
-export function createEmulatorControl(controlUrl: string) {
+export function createEmulatorControl(emulator: { controlUrl: string; controlToken: string }) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${controlUrl}${path}`, {
+    const authorization = `Bearer ${emulator.controlToken}`;
+    const response = await fetch(`${emulator.controlUrl}${path}`, {
       method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      headers:
+        body === undefined && method !== 'POST'
+          ? { authorization }
+          : { authorization, 'content-type': 'application/json' },
+      ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
     });
     const parsed = (await response.json()) as T & { error?: string };
     if (!response.ok) throw new Error(`emulator ${method} ${path}: ${parsed.error ?? response.status}`);
     return parsed;
   }
   return {
+    /** Any control request, with the token (for tests of the API's own answers). */
+    raw: (path: string, init: RequestInit = {}) =>
+      fetch(`${emulator.controlUrl}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${emulator.controlToken}`, ...(init.headers as Record<string, string>) },
+      }),
     state: () => call<EmulatorSeed>('GET', '/state'),
     requests: () => call<RequestRecord[]>('GET', '/requests'),
     clearRequests: () => call<{ ok: true }>('DELETE', '/requests'),
@@ -58,6 +69,10 @@ export function createEmulatorControl(controlUrl: string) {
       call<{ url: string; username: string }>('POST', '/partner', endpoint),
     push: (request: { kind: PushKind; channel?: string } & Record<string, unknown>) =>
       call<PushOutcome>('POST', '/push', request),
+    /** The demo's sample inbox, delivered push by push. */
+    sampleInbox: () => call<{ pushes: number; acknowledged: number }>('POST', '/demo/inbox'),
+    /** One everyday guest message in a new conversation. */
+    everydayMessage: () => call<PushOutcome>('POST', '/demo/guest-message'),
     pushes: () => call<PushOutcome[]>('GET', '/pushes'),
     completeTransaction: (transactionId: string) =>
       call<{ transaction_id: string; status: string }>('POST', '/transactions/complete', {

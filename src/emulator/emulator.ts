@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './authRoutes';
+import { guardControlApi } from './controlGuard';
 import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
@@ -19,6 +21,8 @@ export interface RunningEmulator {
   tokenUrl: string;
   /** The control API's base (not part of Su). */
   controlUrl: string;
+  /** What the control API requires as `Authorization: Bearer …`. */
+  controlToken: string;
   state: EmulatorState;
   close(): Promise<void>;
 }
@@ -28,7 +32,7 @@ export const MAIN_PREFIX = '/SUAPI';
 export const TOKEN_PREFIX = '/token';
 
 /** Builds the emulator's Fastify app (not listening): Su paths under the two prefixes, control API beside them. */
-export function buildEmulatorApp(state: EmulatorState): FastifyInstance {
+export function buildEmulatorApp(state: EmulatorState, controlToken: string): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
   installBodyParsers(app);
   installErrorEnvelopes(app);
@@ -52,7 +56,13 @@ export function buildEmulatorApp(state: EmulatorState): FastifyInstance {
     },
     { prefix: TOKEN_PREFIX },
   );
-  void app.register(async (control) => registerControlRoutes(control, state), { prefix: '/_emulator' });
+  void app.register(
+    async (control) => {
+      guardControlApi(control, controlToken);
+      registerControlRoutes(control, state);
+    },
+    { prefix: '/_emulator' },
+  );
   return app;
 }
 
@@ -62,7 +72,8 @@ export async function startEmulator(
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
-  const app = buildEmulatorApp(state);
+  const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
+  const app = buildEmulatorApp(state, controlToken);
   const host = listen.host ?? '127.0.0.1';
   await app.listen({ port: listen.port ?? 0, host });
   const address = app.server.address();
@@ -72,6 +83,7 @@ export async function startEmulator(
     mainUrl: `${base}${MAIN_PREFIX}`,
     tokenUrl: `${base}${TOKEN_PREFIX}`,
     controlUrl: `${base}/_emulator`,
+    controlToken,
     state,
     close: () => app.close(),
   };

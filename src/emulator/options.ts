@@ -29,6 +29,11 @@ export interface EmulatorOptions {
   partnerUrl: string;
   partnerUsername: string;
   partnerPassword: string;
+  /**
+   * The token the control API (`/_emulator`, not part of Su) requires as `Authorization: Bearer …`. Empty: a
+   * random one is made for each run (printed by `npm run emulator`, handed to the app's demo in-process).
+   */
+  controlToken: string;
 }
 
 export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
@@ -42,6 +47,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   partnerUrl: '',
   partnerUsername: '',
   partnerPassword: '',
+  controlToken: '',
 };
 
 /** Environment variables that override the defaults (flags override these). */
@@ -63,4 +69,5 @@ export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
   partnerUrl: 'EMULATOR_PARTNER_URL',
   partnerUsername: 'EMULATOR_PARTNER_USERNAME',
   partnerPassword: 'EMULATOR_PARTNER_PASSWORD',
+  controlToken: 'EMULATOR_CONTROL_TOKEN',
 };

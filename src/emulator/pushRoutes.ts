@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildPush, merge, PROPERTY_FIELD, PUSH_CHANNELS, rememberReview, type PushKind } from './pushBodies';
+import { deliverSampleInbox, everydayMessage } from './demoInbox';
 import { deliver } from './pushDelivery';
 import type { EmulatorState } from './state';
 import { isHttpUrl, isObject } from './validate';
@@ -52,4 +53,18 @@ export function registerPushRoutes(control: FastifyInstance, state: EmulatorStat
   });
 
   control.get('/pushes', async () => state.pushes);
+
+  // The demo provider's sample inbox, delivered push by push; answers when every push is settled.
+  control.post('/demo/inbox', async (_request, reply) => {
+    if (!state.partnerEndpoint) return reply.code(409).send({ error: 'no partner endpoint: set one first' });
+    const outcomes = await deliverSampleInbox(state);
+    return { pushes: outcomes.length, acknowledged: outcomes.filter((o) => o.acknowledged).length };
+  });
+
+  // One everyday guest message in a new conversation (the demo's "now and then" message).
+  control.post('/demo/guest-message', async (_request, reply) => {
+    if (!state.partnerEndpoint) return reply.code(409).send({ error: 'no partner endpoint: set one first' });
+    const push = everydayMessage(state);
+    return deliver(state, push.kind, push.channel, push.body);
+  });
 }

@@ -5,7 +5,9 @@ import type { SecretStore } from './config/secretStore';
 import type { SettingsStore } from './config/settingsStore';
 import { connectionHandlers } from './connection/handlers';
 import { createConnectionService, type ConnectionService } from './connection/connectionService';
-import { createProfileStore, type DemoUrls } from './connection/profiles';
+import { createProfileStore } from './connection/profiles';
+import type { DemoProvider } from './demo/demoProvider';
+import { demoHandlers } from './demo/handlers';
 import { openDatabase, type Database } from './db/database';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createEventBus, type EventBus } from './gateway/events';
@@ -25,20 +27,13 @@ import { createRatesService } from './rates/ratesService';
 import { savedRepliesHandlers } from './savedReplies/handlers';
 import { createSavedReplies } from './savedReplies/savedReplies';
 
-/** The built-in demo provider, as the core sees it: where it listens, and how to point its pushes at the app. */
-export interface DemoProvider {
-  urls: DemoUrls;
-  /** Points the demo provider's pushes at the listener, with the listener's credentials. */
-  connect(target: { url: string; username: string; password: string }): void;
-}
-
 export interface CoreDeps {
   host: HostKind;
   version: string;
   dataDir: string;
   settings: SettingsStore;
   secrets: SecretStore;
-  /** The demo provider running beside the core (absent when there is none). */
+  /** The built-in demo provider (absent when there is none); it runs only while the demo is the active provider. */
   demo?: DemoProvider;
   forceDemo: boolean;
   /** INNKEEPER_PUSH_* values. */
@@ -73,7 +68,7 @@ export function createCore(deps: CoreDeps): Core {
   const profiles = createProfileStore({
     settings: deps.settings,
     secrets: deps.secrets,
-    demoUrls: deps.demo?.urls ?? null,
+    demoUrls: () => deps.demo?.urls() ?? null,
   });
   const connection = createConnectionService({
     profiles,
@@ -117,7 +112,7 @@ export function createCore(deps: CoreDeps): Core {
       inboxNews.afterPush(result);
       pushFeature.afterPush(result);
     },
-    ...(deps.demo ? { connectDemo: deps.demo.connect } : {}),
+    ...(deps.demo ? { demo: deps.demo.push } : {}),
     ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
   });
   const pushFeature = pushHandlers({ push, events });
@@ -136,6 +131,7 @@ export function createCore(deps: CoreDeps): Core {
     ...outboxFeature.handlers,
     ...savedRepliesHandlers(createSavedReplies(db.db, now)),
     ...ratesFeature.handlers,
+    ...demoHandlers({ demo: deps.demo, events }),
   } satisfies Handlers;
 
   return {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { connectionMethods, type ConnectionEvents, type ConnectionResults } from './connection';
+import { demoMethods, type DemoEvents, type DemoResults } from './demo';
 import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
 import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
 import { pushMethods, type PushEvents, type PushResults } from './push';
@@ -35,11 +36,12 @@ export const contractArgs = {
   ...outboxMethods,
   ...savedRepliesMethods,
   ...ratesMethods,
+  ...demoMethods,
 } as const;
 
 /** The result type of each contract method. */
 export interface ContractResults
-  extends ConnectionResults, PushResults, InboxResults, OutboxResults, SavedRepliesResults, RatesResults {
+  extends ConnectionResults, PushResults, InboxResults, OutboxResults, SavedRepliesResults, RatesResults, DemoResults {
   'app.info': AppInfo;
 }
 
@@ -58,7 +60,8 @@ const everyMethodHasAResult: Same<Method, keyof ContractResults> = true;
 void everyMethodHasAResult;
 
 /** Events the core sends to the renderer: name → payload. */
-export interface ContractEvents extends ConnectionEvents, PushEvents, InboxEvents, OutboxEvents, RatesEvents {}
+export interface ContractEvents
+  extends ConnectionEvents, PushEvents, InboxEvents, OutboxEvents, RatesEvents, DemoEvents {}
 export type EventName = keyof ContractEvents;
 export const EVENT_NAMES: EventName[] = [
   'connection.changed',
@@ -67,6 +70,7 @@ export const EVENT_NAMES: EventName[] = [
   'inbox.newMessage',
   'outbox.changed',
   'rates.changed',
+  'demo.changed',
 ];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */

@@ -22,7 +22,15 @@ export async function startApp(
   const child = spawn(process.execPath, [join(root, 'out', 'main', 'web.js')], {
     cwd: root,
     // A free push-listener port by default, so parallel apps never compete for 8787 ('' lets settings decide).
-    env: { ...process.env, INNKEEPER_DATA_DIR: dataDir, INNKEEPER_WEB_PORT: '0', INNKEEPER_PUSH_PORT: '0', ...env },
+    // The demo's own deliveries are off unless a test turns them on: each test's inbox holds what it pushed.
+    env: {
+      ...process.env,
+      INNKEEPER_DATA_DIR: dataDir,
+      INNKEEPER_WEB_PORT: '0',
+      INNKEEPER_PUSH_PORT: '0',
+      INNKEEPER_DEMO_INBOX: '0',
+      ...env,
+    },
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

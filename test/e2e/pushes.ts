@@ -157,7 +157,7 @@ export async function startPushableApp(previous?: PushableApp): Promise<Pushable
 export async function startTestEmulator() {
   const port = await freePort();
   let emulator: RunningEmulator | null = await startEmulator({}, { port });
-  const control = () => createEmulatorControl(emulator!.controlUrl);
+  const control = () => createEmulatorControl(emulator!);
   return {
     port,
     control,

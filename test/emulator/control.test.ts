@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/emulator/calendar';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 /** The emulator's own control API (not part of Su): seeded ids, calendar queries, clock, partner endpoint. */
 describe('emulator control API', () => {
@@ -11,7 +12,7 @@ describe('emulator control API', () => {
   afterAll(() => h.close());
 
   const get = async (path: string) => {
-    const response = await fetch(`${h.emulator.controlUrl}${path}`);
+    const response = await createEmulatorControl(h.emulator).raw(`${path}`);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 

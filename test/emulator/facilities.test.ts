@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 /** Endpoint 3, facility set: success, stored facilities and instances, and every failure form. */
 describe('facility set', () => {
@@ -26,7 +27,7 @@ describe('facility set', () => {
     ...extra,
   });
   const content = async () => {
-    const response = await fetch(`${h.emulator.controlUrl}/content?hotelid=IK-DEMO-001`);
+    const response = await createEmulatorControl(h.emulator).raw(`/content?hotelid=IK-DEMO-001`);
     return (await response.json()) as {
       facilities: {
         property: { facility_id: string; is_available: boolean; instances: Record<string, unknown>[] }[];

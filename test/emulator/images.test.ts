@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 import { fixtureText } from '../support/fixtures';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 /** Endpoints 9–11 (images) and 12 (notifications). */
 describe('images', () => {
@@ -77,7 +78,7 @@ describe('images', () => {
     await h.main('imageAssociation', { hotelid: 'IK-DEMO-001', images: [{ imageid: String(created[1]!.imageid) }] });
     after = (await h.main<Retrieved>('imageRetrieve', { hotelid: 'IK-DEMO-001' })).body.Data;
     expect(after.map((i) => i.is_associate)).toEqual([true, true]);
-    const content = (await (await fetch(`${h.emulator.controlUrl}/content?hotelid=IK-DEMO-001`)).json()) as {
+    const content = (await (await createEmulatorControl(h.emulator).raw(`/content?hotelid=IK-DEMO-001`)).json()) as {
       images: { property: boolean; rooms: string[] }[];
     };
     expect(content.images.map((i) => [i.property, i.rooms])).toEqual([
@@ -190,7 +191,7 @@ describe('notifications (notificationAB)', () => {
 
   it('a failing account answers status Fail with a message, beside the others', async () => {
     const control = (body: unknown) =>
-      fetch(`${h.emulator.controlUrl}/notifications`, {
+      createEmulatorControl(h.emulator).raw(`/notifications`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),

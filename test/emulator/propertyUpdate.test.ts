@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 /** Endpoint 4, property update: success, the stored record and every failure form. */
 describe('property update', () => {
@@ -45,7 +46,7 @@ describe('property update', () => {
       status: 200,
       body: { Status: 'Success', Data: { property_id: '7741203' }, Message: expect.any(String) },
     });
-    const content = (await (await fetch(`${h.emulator.controlUrl}/content?hotelid=IK-DEMO-001`)).json()) as {
+    const content = (await (await createEmulatorControl(h.emulator).raw(`/content?hotelid=IK-DEMO-001`)).json()) as {
       propertyRecord: unknown;
     };
     expect(content.propertyRecord).toEqual(valid);

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 import { fixtureText } from '../support/fixtures';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 /**
  * Pushes to a partner endpoint through a tiny partner server in the test: Basic auth, the acknowledgement each kind
@@ -182,7 +183,7 @@ describe('pushes to the partner endpoint', () => {
 
   it('refuses kinds on channels that do not carry them, unknown kinds and properties, and a missing partner', async () => {
     const post = (body: unknown) =>
-      fetch(`${h.emulator.controlUrl}/push`, {
+      createEmulatorControl(h.emulator).raw(`/push`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureOf, startClientOnEmulator } from '../support/clientOnEmulator';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 // The real client against the emulator over loopback: property, facilities, images and notifications.
 let ctx: Awaited<ReturnType<typeof startClientOnEmulator>>;
@@ -37,7 +38,7 @@ describe('facilities (app id + API key)', () => {
     });
     expect(await ctx.client.property.setFacilities(parking('Yard'))).toMatchObject({ message: expect.any(String) });
     const content = async () => {
-      const response = await fetch(`${ctx.emulator.controlUrl}/content?hotelid=${HOTEL}`);
+      const response = await createEmulatorControl(ctx.emulator).raw(`/content?hotelid=${HOTEL}`);
       return JSON.stringify(await response.json());
     };
     const instanceId = /"instance_id":"?([\w-]+)"?/.exec(await content())?.[1];

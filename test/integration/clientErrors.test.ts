@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localToday } from '../../src/shared/dates';
 import { failureOf, startClientOnEmulator } from '../support/clientOnEmulator';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 // Each error form of the contract, as the client turns it into one AppError next to the right field.
 let ctx: Awaited<ReturnType<typeof startClientOnEmulator>>;
@@ -43,7 +44,7 @@ describe('error forms through the client', () => {
   });
 
   it('notifications: one account failing is reported per account, the others still listed', async () => {
-    await fetch(`${ctx.emulator.controlUrl}/notifications`, {
+    await createEmulatorControl(ctx.emulator).raw(`/notifications`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ hotelid: HOTEL, account: '80412290', failure: 'Account disconnected' }),

@@ -28,7 +28,7 @@ describe('connection settings and "Test connection"', () => {
         profiles: {
           demo: {
             domain: DEMO_CREDENTIALS.domain,
-            mainBaseUrl: ctx.core.emulator.mainUrl,
+            mainBaseUrl: ctx.emulator().mainUrl,
             secretsSet: { clientSecret: true },
           },
           sandbox: {
@@ -52,7 +52,7 @@ describe('connection settings and "Test connection"', () => {
       expiresInSeconds: 3600,
     });
     expect(result.value.tokenExpiresAt - Date.now()).toBeGreaterThan(3590_000);
-    const paths = ctx.core.emulator.state.requests.map((r) => r.path);
+    const paths = ctx.emulator().state.requests.map((r) => r.path);
     expect(paths).toEqual(['/SUAPI/jservice/auth/generate-access-token', '/SUAPI/jservice/pmsproperty']);
     expect(ctx.core.db.db.prepare('SELECT environment, ok FROM connection_check').all()).toEqual([
       { environment: 'demo', ok: 1 },
@@ -64,7 +64,7 @@ describe('connection settings and "Test connection"', () => {
     const state = await call('connection.get', {});
     expect(state.ok && state.value.token?.environment).toBe('demo');
     await ctx.core.connection.tokenManager('demo').getToken();
-    const issued = ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'));
+    const issued = ctx.emulator().state.requests.filter((r) => r.path.endsWith('generate-access-token'));
     expect(issued).toHaveLength(1);
   });
 
@@ -185,12 +185,12 @@ describe('Test connection and the token allowance', () => {
       const call = (args: unknown) => ctx.core.dispatcher.dispatch('connection.test', args);
       const demo = { environment: 'demo' as const, domain: DEMO_CREDENTIALS.domain };
       for (let i = 0; i < 3; i++) expect((await call(demo)).ok).toBe(true);
-      const issued = ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'));
+      const issued = ctx.emulator().state.requests.filter((r) => r.path.endsWith('generate-access-token'));
       expect(issued).toHaveLength(1);
       // A token the provider stopped accepting is replaced once, and the test still succeeds.
-      ctx.core.emulator.state.tokens.clear();
+      ctx.emulator().state.tokens.clear();
       expect((await call(demo)).ok).toBe(true);
-      expect(ctx.core.emulator.state.requests.filter((r) => r.path.endsWith('generate-access-token'))).toHaveLength(2);
+      expect(ctx.emulator().state.requests.filter((r) => r.path.endsWith('generate-access-token'))).toHaveLength(2);
     } finally {
       await ctx.stop();
     }

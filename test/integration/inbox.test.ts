@@ -8,7 +8,7 @@ import { startTestCore } from '../support/core';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
 const { call } = contractClient(() => ctx.core.dispatcher);
-const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
+const control = () => createEmulatorControl(ctx.emulator());
 
 beforeEach(async () => {
   ctx = await startTestCore();
@@ -16,17 +16,20 @@ beforeEach(async () => {
 afterEach(() => ctx.stop());
 
 describe('the demo provider delivers to the app’s own listener', () => {
-  it('the listener runs on loopback with generated credentials, and the emulator pushes to it', async () => {
+  it('the listener runs on loopback, and the emulator pushes to it with credentials of its own', async () => {
     const status = await call('push.status');
     expect(status).toMatchObject({
       listening: true,
-      passwordSet: true,
+      // The owner has chosen no password yet: the demo pushes with credentials of its own.
+      passwordSet: false,
       demoConnected: true,
       error: null,
       quarantined: 0,
     });
     expect(status.localUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
     expect(JSON.stringify(status)).not.toMatch(/password"\s*:\s*"/);
+    expect(ctx.emulator().state.partnerEndpoint).toMatchObject({ url: status.localUrl, username: 'innkeeper-demo' });
+    expect(ctx.emulator().state.partnerEndpoint!.username).not.toBe(status.username);
     const outcome = await control().push({ kind: 'message', channel: '19' });
     expect(outcome).toMatchObject({ acknowledged: true, dropped: false });
   });
@@ -157,7 +160,9 @@ describe('review search', () => {
 describe('quarantined pushes are shown to the owner', () => {
   it('lists what fit no kind, with the reason and the raw body, until dismissed', async () => {
     const status = await call('push.status');
-    const auth = `Basic ${Buffer.from(`${status.username}:${(ctx.core.emulator.state.partnerEndpoint as { password: string }).password}`).toString('base64')}`;
+    // Posted as the demo provider posts: with the push credentials it was given.
+    const partner = ctx.emulator().state.partnerEndpoint!;
+    const auth = `Basic ${Buffer.from(`${partner.username}:${partner.password}`).toString('base64')}`;
     const response = await fetch(status.localUrl!, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },

@@ -226,7 +226,7 @@ describe('bounded and loopback only', () => {
       startPushReceiver({
         database: t.database,
         port: t.receiver.port,
-        credentials: () => ({ username: 'a', password: 'b' }),
+        credentials: () => [{ username: 'a', password: 'b' }],
       }),
     ).rejects.toMatchObject({ error: { code: 'port_in_use', field: 'pushPort' } });
   });
@@ -265,7 +265,7 @@ describe('pushes from the emulator', () => {
   it('messages on 244, 19 and 9, a current review and a legacy review are each acknowledged on the first attempt', async () => {
     const emulator = await startEmulator();
     try {
-      const control = createEmulatorControl(emulator.controlUrl);
+      const control = createEmulatorControl(emulator);
       await control.setPartner({ url: t.receiver.localUrl, username: PUSH_USER, password: PUSH_PASSWORD });
       const outcomes = [
         await control.push({ kind: 'message', channel: '244' }),

@@ -14,7 +14,7 @@ const BAR = { level: 'rate', roomId: 'DBL', rateId: 'BAR' } as const;
 const BAR_KEY = 'rate:DBL:BAR';
 const calendar = async (channel: string, from: number, to: number) =>
   (
-    await createEmulatorControl(ctx.core.emulator.controlUrl).calendar({
+    await createEmulatorControl(ctx.emulator()).calendar({
       hotelid: HOTEL,
       roomid: 'DBL',
       rateid: 'BAR',
@@ -492,7 +492,7 @@ describe('nothing Su does not expect goes out', () => {
       ok: false,
       error: { field: 'edits.1', message: expect.stringContaining('channel 189, which is no longer in Rooms') },
     });
-    const sent = await createEmulatorControl(ctx.core.emulator.controlUrl).requests();
+    const sent = await createEmulatorControl(ctx.emulator()).requests();
     expect(sent.filter((r) => r.path.endsWith('/invratecontrol'))).toEqual([]);
     // Channel codes as Su writes them: no 0, no leading zero ("019" would be a second Booking.com), no repeats.
     for (const code of ['0', '019'])

@@ -7,7 +7,7 @@ import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
 const { call, dispatch } = contractClient(() => ctx.core.dispatcher);
-const control = () => createEmulatorControl(ctx.core.emulator.controlUrl);
+const control = () => createEmulatorControl(ctx.emulator());
 /**
  * Sends a reply the provider refuses — the thread points at a property it does not know, so it answers status
  * Fail — and returns the thread once the reply shows as failed.

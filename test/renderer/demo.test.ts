@@ -18,8 +18,9 @@ const running: DemoStatus = {
     { hotelId: 'DEMO-1', name: 'Seaside Inn' },
     { hotelId: 'DEMO-2', name: 'Mountain Lodge' },
   ],
+  error: null,
 };
-const stopped: DemoStatus = { running: false, mainUrl: null, liveMessages: true, properties: [] };
+const stopped: DemoStatus = { running: false, mainUrl: null, liveMessages: true, properties: [], error: null };
 
 let pinia: Pinia;
 beforeEach(() => {

@@ -34,7 +34,7 @@ export async function startClientOnEmulator(credentials: Partial<ProviderCredent
       ...credentials,
     },
   });
-  const control = createEmulatorControl(emulator.controlUrl);
+  const control = createEmulatorControl(emulator);
   return {
     emulator,
     client,

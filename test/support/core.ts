@@ -1,16 +1,22 @@
 import { rmSync } from 'node:fs';
-import { startCoreWithDemo } from '../../src/main/demo';
+import { startCoreWithDemo, type DemoRunOptions } from '../../src/main/demo/startCore';
 import type { TunnelProvider } from '../../src/main/push/tunnel';
 import { createFileSecretStore } from '../../src/main/config/secretStore';
 import { createConfSettingsStore } from '../../src/main/config/settingsStore';
 import { tempDir } from './tempDir';
 
 /**
- * A real core (temp data folder, conf settings, 0600 secret file) on its own in-process demo emulator. `dataDir`
+ * A real core (temp data folder, conf settings, 0600 secret file) with its in-process demo provider. `dataDir`
  * starts it again on the folder of a core that was closed (a restart); `stop()` removes the folder either way.
  */
 export async function startTestCore(
-  options: { forceDemo?: boolean; tunnelProvider?: TunnelProvider; dataDir?: string } = {},
+  options: {
+    forceDemo?: boolean;
+    tunnelProvider?: TunnelProvider;
+    dataDir?: string;
+    /** How the demo behaves; by default it delivers nothing by itself, so a test's inbox holds only its own. */
+    demoRun?: DemoRunOptions;
+  } = {},
 ) {
   const dir = options.dataDir
     ? { path: options.dataDir, remove: () => rmSync(options.dataDir!, { recursive: true, force: true }) }
@@ -25,10 +31,17 @@ export async function startTestCore(
     // A free port per test core, so parallel tests never share the default listener port.
     pushEnv: { port: 0 },
     ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
+    demoRun: options.demoRun ?? { deliveries: false },
   });
   return {
     core,
     dataDir: dir.path,
+    /** The demo provider's emulator; it runs while the demo is the active provider. */
+    emulator() {
+      const running = core.demo.emulator();
+      if (!running) throw new Error('the demo provider is not running (the demo is not the active provider)');
+      return running;
+    },
     async stop() {
       await core.close();
       dir.remove();

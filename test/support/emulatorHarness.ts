@@ -62,7 +62,7 @@ export async function startEmulatorHarness(options: Partial<EmulatorOptions> = {
 
   return {
     emulator,
-    control: createEmulatorControl(emulator.controlUrl),
+    control: createEmulatorControl(emulator),
     send,
     bearer,
     /** A jservice call with a Bearer token (headers replace the defaults, e.g. a wrong Authorization). */

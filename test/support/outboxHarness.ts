@@ -38,8 +38,8 @@ export function manualTimers() {
 export async function startRestartableEmulator() {
   let emulator: RunningEmulator | null = await startEmulator();
   const port = Number(new URL(emulator.mainUrl).port);
-  const { mainUrl, tokenUrl, controlUrl } = emulator;
-  const control = createEmulatorControl(controlUrl);
+  const { mainUrl, tokenUrl } = emulator;
+  const control = { ...createEmulatorControl(emulator), token: emulator.controlToken };
   return {
     mainUrl,
     tokenUrl,
@@ -51,7 +51,8 @@ export async function startRestartableEmulator() {
       emulator = null;
     },
     restart: async () => {
-      emulator = await startEmulator({}, { port });
+      // The same control token, so the test's control client keeps working across the restart.
+      emulator = await startEmulator({ controlToken: control.token }, { port });
     },
     close: async () => emulator?.close(),
   };

@@ -8,7 +8,7 @@ const database = openDatabase(dbPath!);
 const receiver = await startPushReceiver({
   database,
   port: 0,
-  credentials: () => ({ username: 'su', password: 'pw' }),
+  credentials: () => [{ username: 'su', password: 'pw' }],
   onIngested: () => process.kill(process.pid, 'SIGKILL'),
 });
 console.log(`port ${receiver.port}`);

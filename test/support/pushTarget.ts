@@ -17,7 +17,7 @@ export async function startPushTarget(
   const receiver: RunningPushReceiver = await startPushReceiver({
     database,
     port: 0,
-    credentials: () => ({ username: PUSH_USER, password: PUSH_PASSWORD }),
+    credentials: () => [{ username: PUSH_USER, password: PUSH_PASSWORD }],
     ...options,
     onIngested: (r) => {
       ingested.push(r);

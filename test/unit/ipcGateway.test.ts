@@ -1,11 +1,12 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CALL_CHANNEL } from '../../src/shared/ipcChannels';
 import { isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
 import { createDispatcher, type Handlers } from '../../src/main/gateway/dispatcher';
 import { createEventBus } from '../../src/main/gateway/events';
 import { METHODS } from '../../src/shared/contract';
 import type { Result } from '../../src/shared/result';
+import { startEmulator } from '../../src/emulator/emulator';
 import { startTestCore } from '../support/core';
 
 type Handler = (event: IpcMainInvokeEvent, method: unknown, args: unknown) => Promise<Result<unknown>>;
@@ -102,11 +103,14 @@ describe('IPC gateway', () => {
   });
 
   it('a saved secret never appears in any result', async () => {
-    // The sandbox profile points at the local emulator: the sentinel must never travel anywhere real.
+    // The sandbox profile points at an emulator of the test's own (the demo's stops once sandbox is the active
+    // provider): the sentinel must never travel anywhere real.
+    const su = await startEmulator();
+    onTestFinished(() => su.close());
     const input = {
       environment: 'sandbox',
-      mainBaseUrl: ctx.core.emulator.mainUrl,
-      tokenBaseUrl: ctx.core.emulator.tokenUrl,
+      mainBaseUrl: su.mainUrl,
+      tokenBaseUrl: su.tokenUrl,
       domain: 'demo.innkeeper.test',
       secrets: {
         clientSecret: SENTINEL,

@@ -8,15 +8,17 @@ describe('runtime configuration from the environment', () => {
     expect(defaultDataDir({ APPDATA: 'C:\\Users\\o\\AppData\\Roaming' }, 'win32')).toContain('Innkeeper');
   });
 
-  it('reads INNKEEPER_DATA_DIR, INNKEEPER_WEB_PORT and INNKEEPER_DEMO', () => {
+  it('reads INNKEEPER_DATA_DIR, INNKEEPER_WEB_PORT, INNKEEPER_DEMO and INNKEEPER_DEMO_INBOX', () => {
     expect(
       readRuntimeConfig({ INNKEEPER_DATA_DIR: '/tmp/x', INNKEEPER_WEB_PORT: '4321', INNKEEPER_DEMO: '1' }),
     ).toEqual({
       dataDir: '/tmp/x',
       webPort: 4321,
       forceDemo: true,
+      demoDeliveries: true,
       push: {},
     });
+    expect(readRuntimeConfig({ INNKEEPER_DEMO_INBOX: '0' }).demoDeliveries).toBe(false);
     expect(
       readRuntimeConfig({
         INNKEEPER_PUSH_PORT: '9000',
@@ -33,6 +35,7 @@ describe('runtime configuration from the environment', () => {
   it('names the variable when a value is wrong', () => {
     expect(() => readRuntimeConfig({ INNKEEPER_WEB_PORT: 'eighty' })).toThrow(/INNKEEPER_WEB_PORT/);
     expect(() => readRuntimeConfig({ INNKEEPER_DEMO: 'yes' })).toThrow(/INNKEEPER_DEMO/);
+    expect(() => readRuntimeConfig({ INNKEEPER_DEMO_INBOX: 'off' })).toThrow(/INNKEEPER_DEMO_INBOX/);
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PORT: 'x' })).toThrow(/INNKEEPER_PUSH_PORT/);
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'short' })).toThrow(/INNKEEPER_PUSH_PASSWORD/);
   });

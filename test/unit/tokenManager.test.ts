@@ -7,6 +7,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator
 import { issueToken, validateToken } from '../../src/main/provider/auth';
 import { createHostClient } from '../../src/main/provider/http';
 import { createTokenManager } from '../../src/main/provider/tokenManager';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 
 const credentials = {
   clientId: clientIdFromDomain(DEMO_CREDENTIALS.domain),
@@ -107,7 +108,7 @@ describe('token manager against the emulator over loopback HTTP', () => {
     const http = createHostClient(emulator.mainUrl);
     const { token } = await issueToken(http, credentials);
     expect(await validateToken(http, token)).toEqual({ propertyCount: 2 });
-    await fetch(`${emulator.controlUrl}/clock`, {
+    await createEmulatorControl(emulator).raw(`/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ advanceSeconds: 3601 }),

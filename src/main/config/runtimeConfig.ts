@@ -17,6 +17,8 @@ export interface RuntimeConfig {
   dataDir: string;
   webPort: number;
   forceDemo: boolean;
+  /** INNKEEPER_DEMO_INBOX=0: the demo delivers nothing by itself (no sample inbox, no everyday messages). */
+  demoDeliveries: boolean;
   /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD: the push listener, fixed for headless runs and tests. */
   push: { port?: number; username?: string; password?: string };
 }
@@ -30,6 +32,10 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
   const demo = env.INNKEEPER_DEMO;
   if (demo !== undefined && !['', '0', '1', 'true', 'false'].includes(demo)) {
     throw new Error(`INNKEEPER_DEMO must be 1 or 0, got "${demo}"`);
+  }
+  const demoInbox = env.INNKEEPER_DEMO_INBOX;
+  if (demoInbox !== undefined && !['', '0', '1', 'true', 'false'].includes(demoInbox)) {
+    throw new Error(`INNKEEPER_DEMO_INBOX must be 1 or 0, got "${demoInbox}"`);
   }
   const pushPort = env.INNKEEPER_PUSH_PORT;
   if (
@@ -47,6 +53,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dataDir: env.INNKEEPER_DATA_DIR || defaultDataDir(env),
     webPort,
     forceDemo: demo === '1' || demo === 'true',
+    demoDeliveries: demoInbox !== '0' && demoInbox !== 'false',
     push: {
       ...(pushPort ? { port: Number(pushPort) } : {}),
       ...(env.INNKEEPER_PUSH_USER ? { username: env.INNKEEPER_PUSH_USER } : {}),

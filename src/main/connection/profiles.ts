@@ -38,14 +38,19 @@ const DEMO_SECRETS: Record<SecretName, string> = {
 };
 
 /** Reads and writes connection profiles: fields in settings, secrets in the secret store. */
-export function createProfileStore(deps: { settings: SettingsStore; secrets: SecretStore; demoUrls: DemoUrls | null }) {
+export function createProfileStore(deps: {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  /** Where the demo provider listens while it runs (it runs only while the demo is the active provider). */
+  demoUrls: () => DemoUrls | null;
+}) {
   const { settings, secrets } = deps;
 
   const defaults = (environment: Environment): StoredProfile => {
     if (environment === 'demo') {
       return {
-        mainBaseUrl: deps.demoUrls?.mainBaseUrl ?? '',
-        tokenBaseUrl: deps.demoUrls?.tokenBaseUrl ?? '',
+        mainBaseUrl: deps.demoUrls()?.mainBaseUrl ?? '',
+        tokenBaseUrl: deps.demoUrls()?.tokenBaseUrl ?? '',
         domain: DEMO_CREDENTIALS.domain,
         facilityAppId: DEMO_CREDENTIALS.facilityAppId,
         paymentApiName: DEMO_CREDENTIALS.paymentApiName,
@@ -67,7 +72,7 @@ export function createProfileStore(deps: { settings: SettingsStore; secrets: Sec
 
   const fields = (environment: Environment): StoredProfile => {
     const merged = { ...defaults(environment), ...stored(environment) };
-    // The demo provider's port changes every run: its URLs always come from the running emulator.
+    // The demo provider's port changes every time it starts: its URLs always come from the running emulator.
     if (environment !== 'demo') return merged;
     const demo = defaults('demo');
     return { ...merged, mainBaseUrl: demo.mainBaseUrl, tokenBaseUrl: demo.tokenBaseUrl };

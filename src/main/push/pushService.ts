@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { PushSettingsInput, PushStatus, QuarantinedPush } from '../../shared/push';
 import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
@@ -31,8 +30,11 @@ export interface PushServiceDeps {
   onIngested: (result: IngestResult) => void;
   /** Opens tunnels (ngrok in the app, a loopback forwarder in tests). */
   tunnelProvider?: TunnelProvider;
-  /** Tells the built-in demo provider where to push (demo mode only). */
-  connectDemo?: (target: { url: string; username: string; password: string }) => void;
+  /**
+   * The built-in demo provider: its own push credentials (accepted while it runs; never the owner's), and where
+   * the listener is, so that its pushes arrive here.
+   */
+  demo?: { credentials(): PushCredentials | null; listening(url: string | null): void };
 }
 
 /**
@@ -59,21 +61,21 @@ export function createPushService(deps: PushServiceDeps) {
     const p = password();
     return p ? { username: username(), password: p } : null;
   };
+  /** Every set of credentials a push may carry right now: the owner's, and the running demo provider's. */
+  const accepted = (): PushCredentials[] =>
+    [credentials(), deps.demo?.credentials() ?? null].filter((c): c is PushCredentials => c !== null);
 
   async function start(): Promise<void> {
-    // Demo mode works out of the box: the first start without a password chooses a strong one.
-    if (!password() && deps.connectDemo) secrets.set(PASSWORD_KEY, randomBytes(24).toString('base64url'));
     try {
       running = await startPushReceiver({
         database: deps.database,
         port: port(),
-        credentials,
+        credentials: accepted,
         now: deps.now,
         onIngested: deps.onIngested,
       });
       error = null;
-      const c = credentials();
-      if (c && deps.connectDemo) deps.connectDemo({ url: running.localUrl, ...c });
+      deps.demo?.listening(running.localUrl);
       const authtoken = secrets.get(TUNNEL_TOKEN_KEY);
       if (tunnelEnabled() && authtoken) {
         await tunnels.open({
@@ -92,6 +94,7 @@ export function createPushService(deps: PushServiceDeps) {
     await tunnels.close();
     await running?.close();
     running = null;
+    deps.demo?.listening(null);
   }
 
   return {
@@ -128,7 +131,7 @@ export function createPushService(deps: PushServiceDeps) {
             n: number;
           }
         ).n,
-        demoConnected: running !== null && deps.connectDemo !== undefined && credentials() !== null,
+        demoConnected: running !== null && (deps.demo?.credentials() ?? null) !== null,
         tunnel,
         registerUrl: tunnel.state === 'up' && tunnel.url ? `${tunnel.url}/push` : publicUrl || null,
       };

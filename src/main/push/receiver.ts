@@ -9,8 +9,8 @@ import { createUptimeLog, type UptimeLog } from './uptime';
 export interface PushReceiverOptions {
   database: Database;
   now?: () => number;
-  /** The Basic credentials pushes must carry; null refuses every push (none chosen yet). */
-  credentials: () => PushCredentials | null;
+  /** The Basic credentials a push may carry, each accepted; none refuses every push (none chosen yet). */
+  credentials: () => readonly PushCredentials[];
   /** Loopback port (0 picks a free one). */
   port: number;
   /** Called after the acknowledgement went out, for notifications and UI updates (never before). */
@@ -59,8 +59,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   // Auth is attached to each route after the rate limiter (both run on request, before the body is read), so
   // failed logins count against the limit too: guessing the password is throttled like any other flood.
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
-    const expected = options.credentials();
-    if (expected && basicAuthMatches(request.headers.authorization, expected)) return;
+    if (basicAuthMatches(request.headers.authorization, options.credentials())) return;
     return reply
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')

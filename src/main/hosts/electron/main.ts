@@ -6,7 +6,7 @@ import { errorText } from '../../../shared/result';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
 import type { Core } from '../../core';
-import { startCoreWithDemo } from '../../demo';
+import { startCoreWithDemo } from '../../demo/startCore';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
 import { createTray, showNativeNotification } from './tray';
@@ -54,6 +54,7 @@ async function start(): Promise<void> {
     },
     secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
     forceDemo: config.forceDemo,
+    demoRun: { deliveries: config.demoDeliveries },
     pushEnv: config.push,
     notifier: {
       newMessage: (m) =>

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startCoreWithDemo } from '../../demo';
+import { demoInfoFile } from '../../demo/demoProvider';
+import { startCoreWithDemo } from '../../demo/startCore';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
 import { createConfSettingsStore } from '../../config/settingsStore';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     settings: createConfSettingsStore(config.dataDir),
     secrets: createFileSecretStore(config.dataDir),
     forceDemo: config.forceDemo,
+    demoRun: { deliveries: config.demoDeliveries },
     pushEnv: config.push,
   });
   const web = await startWebHost({
@@ -33,6 +35,12 @@ async function main(): Promise<void> {
   console.log(`Data folder: ${config.dataDir}`);
   const push = core.push.status();
   console.log(push.listening ? `Receiving pushes at ${push.localUrl}` : `Not receiving pushes: ${push.error}`);
+  const demo = core.demo.status();
+  console.log(
+    demo.running
+      ? `Demo provider (Su emulator): ${demo.mainUrl}; its control API and token (for developers): ${demoInfoFile(config.dataDir)}`
+      : 'Demo provider: not running (it runs while the demo is the active provider)',
+  );
   const stop = () =>
     void web
       .close()

@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { channelName } from '../../shared/channels';
+import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '../../shared/demo';
+import type { PropertySetupInput } from '../../shared/rateSetups';
+import { AppFailure, ErrorCode, errorText } from '../../shared/result';
+import { createEmulatorControl } from '../../emulator/controlClient';
+import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
+import { PROPERTY_FIELD } from '../../emulator/pushBodies';
+import type { PushOutcome } from '../../emulator/pushDelivery';
+import { seedProperties } from '../../emulator/seed';
+import type { SettingsStore } from '../config/settingsStore';
+import type { DemoUrls } from '../connection/profiles';
+import type { PushCredentials } from '../push/basicAuth';
+
+// The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
+// the only module of the app that imports the emulator.
+
+export interface DemoProviderOptions {
+  settings: SettingsStore;
+  /** Where the running demo's addresses and control token are written for developers (null: nowhere). */
+  infoFile: string | null;
+  /** Time between everyday guest messages, [shortest, longest] in ms; null: none, whatever the setting says. */
+  everydayEveryMs: [number, number] | null;
+}
+
+const LIVE_KEY = 'demo.liveMessages';
+/** Everyday messages by default: one every three to seven minutes. */
+export const EVERYDAY_EVERY_MS: [number, number] = [3 * 60_000, 7 * 60_000];
+
+const notRunning = () =>
+  new AppFailure({
+    code: ErrorCode.NotConfigured,
+    message: 'The demo provider is not in use: choose it on the Connection screen first.',
+    retryable: false,
+  });
+
+/** What arrived, in the owner's words. */
+function summary(outcome: PushOutcome, propertyName: string): string {
+  const channel = channelName(outcome.channel);
+  if (!outcome.acknowledged) {
+    const why = outcome.attempts.at(-1)?.error ?? 'no answer';
+    return `The ${channel} push did not arrive: the listener answered “${why}”.`;
+  }
+  if (outcome.kind !== 'message') return `A ${channel} review of ${propertyName} arrived.`;
+  const users = (outcome.body.user_details as { users?: { first_name?: string }[] } | undefined)?.users;
+  const guest = users?.at(-1)?.first_name;
+  return `${guest ? `${guest}’s` : 'A guest’s'} message about ${propertyName} arrived on ${channel}.`;
+}
+
+/**
+ * The demo provider. It runs only while started (the demo is the active provider); it never sees the owner's
+ * credentials: its pushes carry push credentials of its own, made for this run and accepted by the listener only
+ * while it runs. Its control API takes a per-run token (written to `infoFile` for developers).
+ */
+export function createDemoProvider(options: DemoProviderOptions) {
+  const credentials: PushCredentials = {
+    username: 'innkeeper-demo',
+    password: randomBytes(24).toString('base64url'),
+  };
+  let emulator: RunningEmulator | null = null;
+  let listenerUrl: string | null = null;
+  let everyday: ReturnType<typeof setTimeout> | null = null;
+  let startError: string | null = null;
+  const listeners = new Set<(status: DemoStatus) => void>();
+  const properties = seedProperties().filter((p) => p.active);
+
+  const connect = () => {
+    if (!emulator) return;
+    emulator.state.partnerEndpoint = listenerUrl ? { url: listenerUrl, ...credentials } : null;
+  };
+  const control = () => {
+    if (!emulator) throw notRunning();
+    return createEmulatorControl(emulator);
+  };
+  const liveMessages = () => options.settings.get<boolean>(LIVE_KEY) ?? true;
+
+  const status = (): DemoStatus => ({
+    running: emulator !== null,
+    mainUrl: emulator?.mainUrl ?? null,
+    liveMessages: liveMessages(),
+    properties: emulator ? properties.map((p) => ({ hotelId: p.hotelid, name: p.name })) : [],
+    error: startError,
+  });
+  const changed = () => {
+    const current = status();
+    for (const listener of listeners) listener(current);
+  };
+
+  /** The next everyday message, at a random moment within the range, while the demo runs and they are wanted. */
+  const scheduleEveryday = () => {
+    if (everyday) clearTimeout(everyday);
+    everyday = null;
+    const range = options.everydayEveryMs;
+    if (!emulator || !range || !liveMessages()) return;
+    const [shortest, longest] = range;
+    everyday = setTimeout(
+      () => {
+        everyday = null;
+        if (!emulator || !listenerUrl) return scheduleEveryday();
+        control()
+          .everydayMessage()
+          .catch((error: unknown) => console.error(`demo: an everyday message failed: ${errorText(error)}`))
+          .finally(scheduleEveryday);
+      },
+      shortest + Math.random() * (longest - shortest),
+    );
+    everyday.unref();
+  };
+
+  const writeInfo = () => {
+    if (!options.infoFile) return;
+    if (!emulator) return rmSync(options.infoFile, { force: true });
+    const { mainUrl, tokenUrl, controlUrl, controlToken } = emulator;
+    // SECURITY: the control token can post into the inbox; the file is readable by the owner only.
+    writeFileSync(options.infoFile, `${JSON.stringify({ mainUrl, tokenUrl, controlUrl, controlToken }, null, 2)}\n`, {
+      mode: 0o600,
+    });
+  };
+
+  return {
+    /** Where the demo provider listens, while it runs. */
+    urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
+    /** The push listener's side: the demo's own credentials while it runs, and where the listener is. */
+    push: {
+      credentials: (): PushCredentials | null => (emulator ? credentials : null),
+      listening(url: string | null): void {
+        listenerUrl = url;
+        connect();
+      },
+    },
+    /** The running emulator (for tests), or null. */
+    emulator: () => emulator,
+    status,
+    onChange(listener: (status: DemoStatus) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /** Starts the emulator on a free loopback port (nothing happens when it runs already). */
+    async start(): Promise<void> {
+      if (emulator) return;
+      try {
+        emulator = await startEmulator();
+        startError = null;
+      } catch (error) {
+        startError = `The demo provider could not start: ${errorText(error)}`;
+        changed();
+        throw error;
+      }
+      connect();
+      writeInfo();
+      scheduleEveryday();
+      changed();
+    },
+    /** Stops the emulator and frees its port; its credentials stop working at the listener. */
+    async stop(): Promise<void> {
+      startError = null;
+      if (!emulator) return changed();
+      const stopping = emulator;
+      emulator = null;
+      scheduleEveryday();
+      writeInfo();
+      await stopping.close();
+      changed();
+    },
+
+    /** Delivers a message or a review through the listener; answers once the listener acknowledged it. */
+    async deliver(delivery: DemoDelivery): Promise<DemoDeliveryResult> {
+      if (!listenerUrl) {
+        throw new AppFailure({
+          code: ErrorCode.NotConfigured,
+          message: 'The push listener is not running, so nothing can arrive: check it on the Connection screen.',
+          retryable: true,
+        });
+      }
+      const channel = delivery.kind === 'legacy-review' ? '244' : delivery.channel;
+      const outcome = await control().push({
+        kind: delivery.kind,
+        channel,
+        [PROPERTY_FIELD[delivery.kind]]: delivery.hotelId,
+      });
+      const name = properties.find((p) => p.hotelid === delivery.hotelId)?.name ?? delivery.hotelId;
+      return { acknowledged: outcome.acknowledged, summary: summary(outcome, name) };
+    },
+    /** The sample inbox: conversations and reviews of every kind, push by push through the listener. */
+    deliverSample: () => control().sampleInbox(),
+
+    /** Whether an everyday guest message arrives now and then (kept as a setting). */
+    setLiveMessages(enabled: boolean): DemoStatus {
+      options.settings.set(LIVE_KEY, enabled);
+      scheduleEveryday();
+      changed();
+      return status();
+    },
+
+    /** The demo's rooms and rate plans, as the owner would enter them on the Rates screen. */
+    rateSetups: (): PropertySetupInput[] =>
+      properties.map((p) => ({
+        hotelId: p.hotelid,
+        name: p.name,
+        channels: Object.keys(p.channels).sort((a, b) => Number(b) - Number(a)),
+        rooms: p.rooms.map((room) => ({
+          id: room.roomid,
+          name: room.name,
+          inventory: room.baseInventory,
+          rates: room.ratePlans.map((plan) => ({ id: plan.rateid, name: plan.name, price: plan.baseRate })),
+        })),
+      })),
+  };
+}
+
+export type DemoProvider = ReturnType<typeof createDemoProvider>;
+
+/** Where the running demo's addresses and control token are written, in the data folder. */
+export const demoInfoFile = (dataDir: string) => join(dataDir, 'demo-provider.json');

@@ -1,0 +1,49 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Method, MethodArgs } from '../../shared/contract';
+import type { RatePushRecord } from '../../shared/rates';
+import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
+import type { SettingsStore } from '../config/settingsStore';
+import type { Dispatcher } from '../gateway/dispatcher';
+
+const DONE_KEY = 'rates.demoSetupDone';
+const UNSETTLED = new Set(['queued', 'sending', 'failed']);
+
+/**
+ * The demo's rooms and rate plans belong to the demo. On the demo provider the owner has nothing to type in: they
+ * are entered when the demo becomes the active provider (at start, or when the owner switches to it), once: removed
+ * ones stay removed while the demo stays active. When the owner moves to sandbox or production, the ones still
+ * exactly as the demo entered them are taken off the Rates screen again, so the demo's properties never sit among
+ * the owner's own; one with a push still waiting or refused stays, so that push can be retried or discarded.
+ * Entered through the contract, as the owner would.
+ */
+export function createDemoRates(
+  dispatcher: Dispatcher,
+  settings: SettingsStore,
+  demoSetups: () => PropertySetupInput[],
+) {
+  const setups = () => demoSetups().map((input) => propertySetupSchema.parse(input));
+  const call = async <M extends Method>(method: M, args: MethodArgs<M>): Promise<unknown> => {
+    const result = await dispatcher.dispatch(method, args);
+    if (!result.ok) throw new Error(`demo: ${method}: ${result.error.message}`);
+    return result.value;
+  };
+  return {
+    async enter(): Promise<void> {
+      if (settings.get(DONE_KEY)) return;
+      settings.set(DONE_KEY, true);
+      if (((await call('rates.properties', {})) as PropertySetup[]).length > 0) return;
+      for (const setup of setups()) await call('rates.saveSetup', setup);
+    },
+    async leave(): Promise<void> {
+      const entered = (await call('rates.properties', {})) as PropertySetup[];
+      for (const setup of setups()) {
+        const now = entered.find((p) => p.hotelId === setup.hotelId);
+        if (!now || !isDeepStrictEqual(now, setup)) continue;
+        const history = (await call('rates.history', { hotelId: setup.hotelId })) as RatePushRecord[];
+        if (history.some((push) => UNSETTLED.has(push.state))) continue;
+        await call('rates.removeSetup', { hotelId: setup.hotelId });
+      }
+      settings.delete(DONE_KEY);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { DemoStatus } from '../../shared/demo';
+import { AppFailure, ErrorCode } from '../../shared/result';
+import type { HandlerSlice } from '../gateway/dispatcher';
+import type { EventBus } from '../gateway/events';
+import type { DemoProvider } from './demoProvider';
+
+const NO_DEMO: DemoStatus = { running: false, mainUrl: null, liveMessages: false, properties: [], error: null };
+
+/** The `demo.*` methods; the renderer hears `demo.changed` whenever the demo starts, stops or changes a setting. */
+export function demoHandlers(deps: { demo: DemoProvider | undefined; events: EventBus }): HandlerSlice<'demo'> {
+  const { demo, events } = deps;
+  demo?.onChange((status) => events.emit('demo.changed', status));
+  const provider = () => {
+    if (demo) return demo;
+    throw new AppFailure({
+      code: ErrorCode.NotConfigured,
+      message: 'This Innkeeper runs without the built-in demo provider.',
+      retryable: false,
+    });
+  };
+  return {
+    'demo.status': () => demo?.status() ?? NO_DEMO,
+    'demo.deliver': (args) => provider().deliver(args),
+    'demo.setLiveMessages': (args) => provider().setLiveMessages(args.enabled),
+  };
+}

@@ -1,0 +1,72 @@
+import type { ThreadPage } from '../../shared/inbox';
+import { errorText } from '../../shared/result';
+import { createCore, type Core, type CoreDeps } from '../core';
+import { createDemoProvider, demoInfoFile, EVERYDAY_EVERY_MS, type DemoProvider } from './demoProvider';
+import { createDemoRates } from './demoRates';
+
+/** How the demo behaves in this run (INNKEEPER_DEMO_INBOX=0 turns its deliveries off, for tests and headless runs). */
+export interface DemoRunOptions {
+  /** The sample inbox on an empty inbox, and an everyday guest message now and then (default true). */
+  deliveries?: boolean;
+  /** Time between everyday guest messages, [shortest, longest] in ms. */
+  everydayEveryMs?: [number, number];
+}
+
+/**
+ * Builds the core with the built-in demo provider and starts it. The demo provider runs only while the demo is the
+ * active provider: switching to sandbox or production stops it (its port closes, its push credentials stop
+ * working), switching back starts it again. Each time it starts it enters its rooms and, on an empty inbox,
+ * delivers its sample inbox through the push listener.
+ */
+export async function startCoreWithDemo(
+  deps: Omit<CoreDeps, 'demo'> & { demoRun?: DemoRunOptions },
+): Promise<Core & { demo: DemoProvider }> {
+  const deliveries = deps.demoRun?.deliveries ?? true;
+  const demo = createDemoProvider({
+    settings: deps.settings,
+    infoFile: demoInfoFile(deps.dataDir),
+    everydayEveryMs: deliveries ? (deps.demoRun?.everydayEveryMs ?? EVERYDAY_EVERY_MS) : null,
+  });
+  const core = createCore({ ...deps, demo });
+  const rates = createDemoRates(core.dispatcher, deps.settings, demo.rateSetups);
+  const log = (error: unknown) => console.error(`demo: ${errorText(error)}`);
+
+  /** On an empty inbox the demo delivers its sample set, the same path a real push takes. */
+  const sampleIfEmpty = async () => {
+    if (!deliveries) return;
+    const threads = await core.dispatcher.dispatch('inbox.threads', { limit: 1 });
+    const reviews = await core.dispatcher.dispatch('inbox.reviews', {});
+    const empty =
+      threads.ok && (threads.value as ThreadPage).total === 0 && reviews.ok && (reviews.value as []).length === 0;
+    if (empty) await demo.deliverSample();
+  };
+  const arrive = async () => {
+    await demo.start();
+    await rates.enter().catch(log);
+  };
+  const leave = async () => {
+    await demo.stop();
+    await rates.leave().catch(log);
+  };
+
+  let onDemo = core.connection.state().active === 'demo';
+  await (onDemo ? arrive() : leave()).catch(log);
+  await core.start();
+  // One change at a time, in the order the owner made them (switching back and forth quickly). The sample inbox
+  // goes out once the listener runs; start-up does not wait for it.
+  let settled: Promise<void> = onDemo ? sampleIfEmpty().catch(log) : Promise.resolve();
+  core.events.on('connection.changed', (state) => {
+    if ((state.active === 'demo') === onDemo) return;
+    onDemo = state.active === 'demo';
+    settled = settled.then(onDemo ? () => arrive().then(sampleIfEmpty) : leave).catch(log);
+  });
+  return {
+    ...core,
+    demo,
+    close: async () => {
+      await settled;
+      await core.close();
+      await demo.stop();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MESSAGING_CHANNELS } from './channels';
+import { hotelIdSchema } from './su/common';
+import { noArgs } from './validation';
+
+// The built-in demo provider: a Su emulator inside Innkeeper, so that every screen can be tried with no account.
+// It runs only while the demo is the active provider; its controls deliver guest messages and reviews through the
+// push listener, the same path a real push takes.
+
+/** A demo property, for the controls' property picker. */
+export interface DemoProperty {
+  hotelId: string;
+  name: string;
+}
+
+/** The demo provider as the inbox's empty state and the Connection screen show it. */
+export interface DemoStatus {
+  /** True while the demo is the active provider and its emulator runs. */
+  running: boolean;
+  /** The demo provider's Su base URL while it runs. */
+  mainUrl: string | null;
+  /** Whether a new guest message arrives now and then (minutes apart) while the demo runs. */
+  liveMessages: boolean;
+  /** The demo's properties, for choosing where a delivery goes. */
+  properties: DemoProperty[];
+  /** Why the demo provider is not running although it is the active provider (it could not start), or null. */
+  error: string | null;
+}
+
+/** What the demo controls can deliver: a guest message on any channel, a review of each kind. */
+export const demoDeliverySchema = z.discriminatedUnion(
+  'kind',
+  [
+    z
+      .object({
+        kind: z.literal('message'),
+        channel: z.enum(MESSAGING_CHANNELS, { message: 'Choose Airbnb, Booking.com or Expedia.' }),
+        hotelId: hotelIdSchema(20),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('review'),
+        channel: z.enum(['19', '9'], { message: 'Reviews of this kind come from Booking.com or Expedia.' }),
+        hotelId: hotelIdSchema(20),
+      })
+      .strict(),
+    z.object({ kind: z.literal('legacy-review'), hotelId: hotelIdSchema(20) }).strict(),
+  ],
+  { message: 'Choose what to deliver: a message, a review or an Airbnb review.' },
+);
+export type DemoDelivery = z.input<typeof demoDeliverySchema>;
+
+/** How a delivery went: Su's push was acknowledged by the listener (it is in the inbox), or why not. */
+export interface DemoDeliveryResult {
+  acknowledged: boolean;
+  /** In the owner's words: what arrived, or why it did not. */
+  summary: string;
+}
+
+/** The demo's slice of the contract. */
+export const demoMethods = {
+  'demo.status': noArgs,
+  'demo.deliver': demoDeliverySchema,
+  'demo.setLiveMessages': z.object({ enabled: z.boolean() }).strict(),
+} as const;
+
+export interface DemoResults {
+  'demo.status': DemoStatus;
+  'demo.deliver': DemoDeliveryResult;
+  'demo.setLiveMessages': DemoStatus;
+}
+
+export interface DemoEvents {
+  /** The demo started or stopped, or its settings changed. */
+  'demo.changed': DemoStatus;
+}
