@@ -185,6 +185,14 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
      */
     async test(input: ConnectionProfile): Promise<ConnectionTestResult> {
       const profile = profiles.resolveInput(input);
+      if (profile.environment === 'demo' && !profile.mainBaseUrl) {
+        throw new AppFailure({
+          code: ErrorCode.NotConfigured,
+          message: 'The demo provider runs only while it is in use: save it as your provider, then test it.',
+          field: 'environment',
+          retryable: false,
+        });
+      }
       try {
         const http = createHostClient(profile.mainBaseUrl, 15_000);
         const isSaved = fingerprint(profiles.resolve(profile.environment)) === fingerprint(profile);
