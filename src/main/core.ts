@@ -91,6 +91,7 @@ export function createCore(deps: CoreDeps): Core {
       [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
     },
     markSentRefusals: { [RATES_KIND]: ratesMarkSentRefusal },
+    provider: () => connection.active(),
     onChange: (item) => {
       ratesFeature.afterOutboxChange(item);
       inboxNews.afterOutboxChange(item);

@@ -212,3 +212,40 @@ describe('the demo provider is isolated', () => {
     );
   });
 });
+
+describe('what was written on the demo stays with the demo', () => {
+  it('a reply queued on the demo is not sent to sandbox after a switch; back on the demo it goes out', async () => {
+    ctx = await startTestCore();
+    await call('demo.deliver', { kind: 'message', channel: '19', hotelId: 'IK-DEMO-001' });
+    const [thread] = (await call('inbox.threads', {})).threads;
+    // A wrong secret holds the reply in a paused queue while the demo is still the provider in use.
+    await call('connection.save', { ...demo, secrets: { clientSecret: 'not-the-demo-secret' } });
+    await call('inbox.sendReply', { threadId: thread!.id, body: 'See you on Friday!' });
+    await eventually(
+      () => call('outbox.status'),
+      (s) => s.paused !== null,
+    );
+    await call('connection.save', sandbox); // saving credentials resumes the queue, now with sandbox in use
+    const refused = await eventually(
+      () => call('inbox.thread', { id: thread!.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'failed',
+    );
+    const delivery = refused.messages.at(-1)!.delivery!;
+    expect(delivery.error).toMatchObject({
+      code: 'other_provider',
+      message: expect.stringContaining('was not sent to Su sandbox'),
+    });
+
+    await call('connection.save', { ...demo, secrets: { clientSecret: 'demo-client-secret' } });
+    await eventually(
+      () => call('demo.status'),
+      (s) => s.running,
+    );
+    await call('outbox.retry', { id: delivery.outboxId });
+    await eventually(
+      () => call('inbox.thread', { id: thread!.id }),
+      (t) => t.messages.at(-1)?.delivery?.state === 'sent',
+    );
+    expect(ctx.emulator().state.requests.some((r) => r.path.endsWith('/messagingAB'))).toBe(true);
+  });
+});

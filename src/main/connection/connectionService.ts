@@ -151,6 +151,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
 
   return {
     state,
+    /** The provider in use: the saved one, or demo (before the first save, and under INNKEEPER_DEMO=1). */
+    active,
     tokenManager,
 
     /** The provider client for an environment's saved settings (the active one by default). */

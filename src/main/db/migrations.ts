@@ -254,4 +254,12 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE p.applied_at IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'outbox: the provider each item was queued for',
+    sql: `
+      -- 'demo', 'sandbox' or 'production': an item goes only to the provider it was queued for (NULL: older rows).
+      ALTER TABLE outbox ADD COLUMN provider TEXT;
+    `,
+  },
 ];

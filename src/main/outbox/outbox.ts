@@ -66,6 +66,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     notify,
     onError,
+    ...(options.provider ? { provider: options.provider } : {}),
   });
 
   /**
@@ -133,7 +134,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
       if (!entityKey) {
         throw new AppFailure({ code: ErrorCode.Validation, message: 'An item needs an entity key.', retryable: false });
       }
-      const item = store.insert(kind, entityKey, serialize(payload), now());
+      const item = store.insert(kind, entityKey, serialize(payload), now(), options.provider?.() ?? null);
       afterCommit(item.id);
       return item as OutboxItem<PayloadOf<S, K>>;
     },

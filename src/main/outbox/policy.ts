@@ -1,3 +1,4 @@
+import { ENVIRONMENT_LABELS, type Environment } from '../../shared/environments';
 import { AppFailure, ErrorCode, type AppError, errorText } from '../../shared/result';
 
 /**
@@ -56,6 +57,20 @@ export const noSender = (kind: string): AppError => ({
   message: `This version of Innkeeper cannot send items of kind “${kind}”.`,
   retryable: false,
 });
+
+/**
+ * An item queued while another provider was in use (a reply written on the demo, then the owner moved to
+ * production): it is not sent anywhere; the owner discards it, or switches back and sends it again.
+ */
+export const otherProvider = (queuedFor: string, current: string): AppError => {
+  const name = (p: string) =>
+    p === 'demo' ? 'the built-in demo provider' : (ENVIRONMENT_LABELS[p as Environment] ?? p);
+  return {
+    code: 'other_provider',
+    message: `This was written while ${name(queuedFor)} was in use, so it was not sent to ${name(current)}. Discard it, or switch back to ${name(queuedFor)} and send it again.`,
+    retryable: false,
+  };
+};
 
 export const DEFAULT_BACKOFF = { baseMs: 2_000, capMs: 5 * 60_000 };
 

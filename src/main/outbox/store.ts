@@ -16,6 +16,7 @@ interface Row {
   result: string | null;
   created_at: number;
   updated_at: number;
+  provider: string | null;
 }
 
 const toItem = (row: Row): OutboxItem => ({
@@ -30,6 +31,7 @@ const toItem = (row: Row): OutboxItem => ({
   result: row.result === null ? null : (JSON.parse(row.result) as unknown),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  provider: row.provider,
 });
 
 /** States that hold back later items of the same entity: a second reply in a thread waits for the first. */
@@ -65,8 +67,8 @@ export function createOutboxStore(database: Database) {
   };
 
   const insert = one(`
-    INSERT INTO outbox (entity_key, kind, payload, state, attempts, next_attempt_at, created_at, updated_at)
-    VALUES (:entityKey, :kind, :payload, 'queued', 0, :now, :now, :now) RETURNING *`);
+    INSERT INTO outbox (entity_key, kind, payload, state, attempts, next_attempt_at, created_at, updated_at, provider)
+    VALUES (:entityKey, :kind, :payload, 'queued', 0, :now, :now, :now, :provider) RETURNING *`);
   const byId = one('SELECT * FROM outbox WHERE id = :id');
   const byEntity = all('SELECT * FROM outbox WHERE entity_key = :entityKey ORDER BY id');
   const open = all(`SELECT * FROM outbox WHERE state IN ${BLOCKING} ORDER BY id`);
@@ -99,8 +101,8 @@ export function createOutboxStore(database: Database) {
 
   return {
     /** Inserts a queued item; runs inside the caller's transaction when there is one. */
-    insert: (kind: string, entityKey: string, payload: string, now: number) =>
-      toItem(insert({ kind, entityKey, payload, now })!),
+    insert: (kind: string, entityKey: string, payload: string, now: number, provider: string | null) =>
+      toItem(insert({ kind, entityKey, payload, now, provider })!),
     get: (id: number) => item(byId({ id })),
     list: (entityKey: string) => byEntity({ entityKey }).map(toItem),
     pending: () => open().map(toItem),

@@ -34,6 +34,8 @@ export interface OutboxItem<P = unknown> {
   result: unknown;
   createdAt: number;
   updatedAt: number;
+  /** The provider in use when it was queued ('demo', 'sandbox', 'production'); it goes to that one only. */
+  provider: string | null;
 }
 
 /** Sends one payload. Resolves when the provider confirmed; throws an `AppFailure` otherwise. */
@@ -72,6 +74,11 @@ export interface OutboxOptions<S extends Senders> {
   /** Uniform in [0, 1): the jitter of the backoff. */
   random: () => number;
   senders: S;
+  /**
+   * The provider in use now. An item is sent only to the provider it was queued for: a reply written on the demo
+   * never reaches production because the owner switched meanwhile. Without it, items carry no provider.
+   */
+  provider?: () => string;
   /**
    * Kind → why an item of that kind may not be marked as sent by the owner (null when it may). Marking an item
    * sent tells its feature the provider has it, which some kinds allow only when that may be true.

@@ -1,5 +1,5 @@
 import type { AppError } from '../../shared/result';
-import { backoffDelay, classify, INTERRUPTED, noSender, toAppError } from './policy';
+import { backoffDelay, classify, INTERRUPTED, noSender, otherProvider, toAppError } from './policy';
 import type { OutboxStore } from './store';
 import type { OutboxItem, Senders, Timers } from './types';
 
@@ -14,6 +14,8 @@ export interface WorkerDeps {
   /** Tells the UI that item `id` changed. */
   notify: (id: number) => void;
   onError: (error: unknown) => void;
+  /** The provider in use now: an item queued for another one is not sent. */
+  provider?: () => string;
 }
 
 /**
@@ -92,7 +94,10 @@ export function createWorker(deps: WorkerDeps) {
       ? (senders[item.kind] as (payload: unknown) => Promise<unknown>)
       : null;
     let outcome: Outcome;
-    if (!sender) outcome = { ok: false, error: noSender(item.kind) };
+    const current = deps.provider?.();
+    if (item.provider && current && item.provider !== current) {
+      outcome = { ok: false, error: otherProvider(item.provider, current) };
+    } else if (!sender) outcome = { ok: false, error: noSender(item.kind) };
     else {
       try {
         outcome = { ok: true, value: await sender(item.payload) };
