@@ -82,7 +82,8 @@ export async function startEmulator(
   return {
     mainUrl: `${base}${MAIN_PREFIX}`,
     tokenUrl: `${base}${TOKEN_PREFIX}`,
-    controlUrl: `${base}/_emulator`,
+    // The control API answers only at a loopback address, whatever address the Su paths listen on.
+    controlUrl: `http://127.0.0.1:${port}/_emulator`,
     controlToken,
     state,
     close: () => app.close(),

@@ -256,10 +256,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
-    name: 'outbox: the provider each item was queued for',
+    name: 'the provider each outbox item belongs to; pushes from the built-in demo provider marked as such',
     sql: `
-      -- 'demo', 'sandbox' or 'production': an item goes only to the provider it was queued for (NULL: older rows).
+      -- 'demo', 'sandbox' or 'production': an item goes only to that provider (NULL, older rows: the one in use).
       ALTER TABLE outbox ADD COLUMN provider TEXT;
+      -- 'demo' for a push the built-in demo provider made (its own credentials); NULL for Su's.
+      ALTER TABLE push_log ADD COLUMN source TEXT;
     `,
   },
 ];

@@ -58,17 +58,21 @@ export function createDemoProvider(options: DemoProviderOptions) {
   const credentials: PushCredentials = {
     username: 'innkeeper-demo',
     password: randomBytes(24).toString('base64url'),
+    source: 'demo',
   };
   let emulator: RunningEmulator | null = null;
   let listenerUrl: string | null = null;
   let everyday: ReturnType<typeof setTimeout> | null = null;
   let startError: string | null = null;
+  /** Set the moment the owner leaves the demo: its pushes stop at once, before it has finished stopping. */
+  let revoked = false;
   const listeners = new Set<(status: DemoStatus) => void>();
   const properties = seedProperties().filter((p) => p.active);
 
   const connect = () => {
     if (!emulator) return;
-    emulator.state.partnerEndpoint = listenerUrl ? { url: listenerUrl, ...credentials } : null;
+    const { username, password } = credentials;
+    emulator.state.partnerEndpoint = listenerUrl && !revoked ? { url: listenerUrl, username, password } : null;
   };
   const control = () => {
     if (!emulator) throw notRunning();
@@ -93,7 +97,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
     if (everyday) clearTimeout(everyday);
     everyday = null;
     const range = options.everydayEveryMs;
-    if (!emulator || !range || !liveMessages()) return;
+    if (!emulator || revoked || !range || !liveMessages()) return;
     const [shortest, longest] = range;
     everyday = setTimeout(
       () => {
@@ -109,14 +113,23 @@ export function createDemoProvider(options: DemoProviderOptions) {
     everyday.unref();
   };
 
+  /** Writes (or, once stopped, removes) the developers' file; a failure is logged, never in the demo's way. */
   const writeInfo = () => {
+    try {
+      writeInfoFile();
+    } catch (error) {
+      console.error(`demo: ${options.infoFile}: ${errorText(error)}`);
+    }
+  };
+  const writeInfoFile = () => {
     if (!options.infoFile) return;
     if (!emulator) return rmSync(options.infoFile, { force: true });
     const { mainUrl, tokenUrl, controlUrl, controlToken } = emulator;
-    // SECURITY: the control token can post into the inbox; the file is readable by the owner only.
-    writeFileSync(options.infoFile, `${JSON.stringify({ mainUrl, tokenUrl, controlUrl, controlToken }, null, 2)}\n`, {
-      mode: 0o600,
-    });
+    // SECURITY: the control token can post into the inbox; the file is readable by the owner only. It is always
+    // made new (`wx`): a mode given to writeFileSync applies only to a file it creates.
+    const text = `${JSON.stringify({ mainUrl, tokenUrl, controlUrl, controlToken }, null, 2)}\n`;
+    rmSync(options.infoFile, { force: true });
+    writeFileSync(options.infoFile, text, { mode: 0o600, flag: 'wx' });
   };
 
   return {
@@ -124,7 +137,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
     /** The push listener's side: the demo's own credentials while it runs, and where the listener is. */
     push: {
-      credentials: (): PushCredentials | null => (emulator ? credentials : null),
+      credentials: (): PushCredentials | null => (emulator && !revoked ? credentials : null),
       listening(url: string | null): void {
         listenerUrl = url;
         connect();
@@ -138,9 +151,20 @@ export function createDemoProvider(options: DemoProviderOptions) {
       return () => listeners.delete(listener);
     },
 
+    /**
+     * The owner is leaving the demo: from this moment its pushes are refused at the listener and it makes no new
+     * ones (a sample inbox on its way stops), even before `stop` has closed it.
+     */
+    revoke(): void {
+      revoked = true;
+      connect();
+      scheduleEveryday();
+    },
+
     /** Starts the emulator on a free loopback port (nothing happens when it runs already). */
     async start(): Promise<void> {
-      if (emulator) return;
+      revoked = false;
+      if (emulator) return connect();
       try {
         emulator = await startEmulator();
         startError = null;
@@ -150,20 +174,24 @@ export function createDemoProvider(options: DemoProviderOptions) {
         throw error;
       }
       connect();
-      writeInfo();
       scheduleEveryday();
       changed();
+      writeInfo();
     },
     /** Stops the emulator and frees its port; its credentials stop working at the listener. */
     async stop(): Promise<void> {
+      revoked = true;
       startError = null;
-      if (!emulator) return changed();
       const stopping = emulator;
       emulator = null;
       scheduleEveryday();
-      writeInfo();
-      await stopping.close();
-      changed();
+      try {
+        await stopping?.close();
+      } finally {
+        revoked = false;
+        changed();
+        writeInfo();
+      }
     },
 
     /** Delivers a message or a review through the listener; answers once the listener acknowledged it. */

@@ -58,6 +58,8 @@ export async function startCoreWithDemo(
   core.events.on('connection.changed', (state) => {
     if ((state.active === 'demo') === onDemo) return;
     onDemo = state.active === 'demo';
+    // Leaving: the demo stops pushing now, not once the work queued before this switch is done.
+    if (!onDemo) demo.revoke();
     settled = settled.then(onDemo ? () => arrive().then(sampleIfEmpty) : leave).catch(log);
   });
   return {

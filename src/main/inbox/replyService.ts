@@ -92,13 +92,33 @@ export function createReplyService(deps: {
     } as const;
   }
 
+  /**
+   * 'demo' when the conversation or review came from the built-in demo provider: a reply to it goes to the demo
+   * only, never to Su, whichever provider is in use when it is written.
+   */
+  const threadSource = (threadId: number) =>
+    db
+      .prepare(
+        `SELECT 1 FROM messages m JOIN push_log p ON p.id = m.push_log_id
+         WHERE m.thread_id = ? AND p.source = 'demo' LIMIT 1`,
+      )
+      .get(threadId)
+      ? 'demo'
+      : undefined;
+  const reviewSource = (reviewId: number) =>
+    db
+      .prepare(`SELECT 1 FROM reviews r JOIN push_log p ON p.id = r.push_log_id WHERE r.id = ? AND p.source = 'demo'`)
+      .get(reviewId)
+      ? 'demo'
+      : undefined;
+
   return {
     /** Writes the owner's reply into the thread and queues it; the draft is cleared in the same commit. */
     sendReply(threadId: number, body: string): { messageId: number; outboxId: number } {
       const payload = messagePayload(threadId, body);
       const at = now();
       return database.transaction(() => {
-        const item = outbox.enqueue(REPLY_KINDS.message, entityKey.thread(threadId), payload);
+        const item = outbox.enqueue(REPLY_KINDS.message, entityKey.thread(threadId), payload, threadSource(threadId));
         const inserted = db
           .prepare(
             "INSERT INTO messages (thread_id, channel, author, body, sent_at, outbox_id) VALUES (?, ?, 'host', ?, ?, ?)",
@@ -161,8 +181,8 @@ export function createReplyService(deps: {
       return database.transaction(() => {
         const item =
           kind === REPLY_KINDS.review
-            ? outbox.enqueue(REPLY_KINDS.review, key, payload as ReviewReply)
-            : outbox.enqueue(REPLY_KINDS.legacyReview, key, payload as LegacyReviewReply);
+            ? outbox.enqueue(REPLY_KINDS.review, key, payload as ReviewReply, reviewSource(reviewId))
+            : outbox.enqueue(REPLY_KINDS.legacyReview, key, payload as LegacyReviewReply, reviewSource(reviewId));
         db.prepare('INSERT INTO review_replies (review_id, body, outbox_id, created_at) VALUES (?, ?, ?, ?)').run(
           reviewId,
           body,

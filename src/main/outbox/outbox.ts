@@ -1,5 +1,5 @@
 import { AppFailure, ErrorCode, errorText } from '../../shared/result';
-import { DEFAULT_BACKOFF } from './policy';
+import { DEFAULT_BACKOFF, OTHER_PROVIDER } from './policy';
 import { createOutboxStore } from './store';
 import type { OutboxItem, OutboxOptions, OutboxState, PayloadOf, Senders, Timers } from './types';
 import { createWorker } from './worker';
@@ -127,6 +127,8 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
       kind: K,
       entityKey: string,
       payload: PayloadOf<S, K>,
+      /** The provider it belongs to, when not the one in use (a reply to the built-in demo provider's guest). */
+      provider?: string,
     ): OutboxItem<PayloadOf<S, K>> {
       if (!Object.hasOwn(senders, kind)) {
         throw new AppFailure({ code: ErrorCode.Validation, message: `No sender for “${kind}”.`, retryable: false });
@@ -134,7 +136,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
       if (!entityKey) {
         throw new AppFailure({ code: ErrorCode.Validation, message: 'An item needs an entity key.', retryable: false });
       }
-      const item = store.insert(kind, entityKey, serialize(payload), now(), options.provider?.() ?? null);
+      const item = store.insert(kind, entityKey, serialize(payload), now(), provider ?? options.provider?.() ?? null);
       afterCommit(item.id);
       return item as OutboxItem<PayloadOf<S, K>>;
     },
@@ -161,7 +163,10 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
     /** The owner confirmed that a stopped item (typically one whose outcome was unknown) did arrive. */
     markSent(id: number) {
       const item = store.get(id);
-      const refusal = item && options.markSentRefusals?.[item.kind]?.(item);
+      const refusal =
+        item?.lastError?.code === OTHER_PROVIDER
+          ? 'This was not sent anywhere, so it cannot be marked as sent: discard it, or send it again.'
+          : item && options.markSentRefusals?.[item.kind]?.(item);
       if (refusal) throw new AppFailure({ code: 'invalid_state', message: refusal, retryable: false });
       return decide(id, 'marked as sent', ['failed'], () =>
         store.markSent(id, { confirmedByOwner: true }, now(), 'failed'),

@@ -59,15 +59,17 @@ export const noSender = (kind: string): AppError => ({
 });
 
 /**
- * An item queued while another provider was in use (a reply written on the demo, then the owner moved to
- * production): it is not sent anywhere; the owner discards it, or switches back and sends it again.
+ * An item that belongs to another provider than the one in use (a reply written on the demo, or to one of the
+ * demo's guests, then the owner moved to production): it is not sent anywhere; the owner discards it, or switches
+ * back and sends it again.
  */
+export const OTHER_PROVIDER = 'other_provider';
 export const otherProvider = (queuedFor: string, current: string): AppError => {
   const name = (p: string) =>
     p === 'demo' ? 'the built-in demo provider' : (ENVIRONMENT_LABELS[p as Environment] ?? p);
   return {
-    code: 'other_provider',
-    message: `This was written while ${name(queuedFor)} was in use, so it was not sent to ${name(current)}. Discard it, or switch back to ${name(queuedFor)} and send it again.`,
+    code: OTHER_PROVIDER,
+    message: `This belongs to ${name(queuedFor)}, so it was not sent to ${name(current)}. Discard it, or switch back to ${name(queuedFor)} and send it again.`,
     retryable: false,
   };
 };

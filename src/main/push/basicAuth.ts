@@ -4,26 +4,31 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export interface PushCredentials {
   username: string;
   password: string;
+  /** Set for the built-in demo provider's own credentials: its pushes are marked as the demo's. */
+  source?: 'demo';
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * Checks an `Authorization: Basic …` header against every set of credentials accepted right now (the owner's, and
- * the demo provider's own while it runs). SECURITY: user names and passwords are compared as SHA-256 digests with
+ * the demo provider's own while it runs); answers the set that matched. SECURITY: user names and passwords are compared as SHA-256 digests with
  * timingSafeEqual (equal lengths, constant time), and every comparison always runs.
  */
-export function basicAuthMatches(header: string | undefined, accepted: readonly PushCredentials[]): boolean {
+export function basicAuthMatches(
+  header: string | undefined,
+  accepted: readonly PushCredentials[],
+): PushCredentials | null {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const user = digest(colon >= 0 ? decoded.slice(0, colon) : '');
   const password = digest(colon >= 0 ? decoded.slice(colon + 1) : '');
-  let found = false;
+  let found: PushCredentials | null = null;
   for (const expected of accepted) {
     const userOk = timingSafeEqual(user, digest(expected.username));
     const passwordOk = timingSafeEqual(password, digest(expected.password));
-    found = (userOk && passwordOk) || found;
+    if (userOk && passwordOk && !found) found = expected;
   }
-  return match !== null && colon >= 0 && found;
+  return match !== null && colon >= 0 ? found : null;
 }

@@ -58,12 +58,18 @@ function describeIssues(error: z.ZodError): string {
  * quarantined with the reason instead (still acknowledged: a repost would fail the same way, and the provider
  * drops an item after 3 reposts).
  */
-export function ingestPush(database: Database, rawBody: string, now: number): IngestResult {
+export function ingestPush(
+  database: Database,
+  rawBody: string,
+  now: number,
+  /** 'demo' for a push of the built-in demo provider. */
+  source: 'demo' | null = null,
+): IngestResult {
   const { db } = database;
   return database.transaction(() => {
     const logged = db
-      .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (?, ?, 'stored')")
-      .run(now, rawBody);
+      .prepare("INSERT INTO push_log (received_at, body, outcome, source) VALUES (?, ?, 'stored', ?)")
+      .run(now, rawBody, source);
     const pushLogId = Number(logged.lastInsertRowid);
     const finish = (result: Omit<IngestResult, 'pushLogId'>): IngestResult => {
       db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(

@@ -58,8 +58,13 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   });
   // Auth is attached to each route after the rate limiter (both run on request, before the body is read), so
   // failed logins count against the limit too: guessing the password is throttled like any other flood.
+  const sources = new WeakMap<FastifyRequest, 'demo'>();
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (basicAuthMatches(request.headers.authorization, options.credentials())) return;
+    const matched = basicAuthMatches(request.headers.authorization, options.credentials());
+    if (matched) {
+      if (matched.source) sources.set(request, matched.source);
+      return;
+    }
     return reply
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
@@ -77,7 +82,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     const raw = typeof request.body === 'string' ? request.body : '';
     let result: IngestResult;
     try {
-      result = ingestPush(options.database, raw, now());
+      result = ingestPush(options.database, raw, now(), sources.get(request) ?? null);
     } catch (error) {
       console.error(`push could not be stored: ${errorText(error)}`);
       return reply.code(503).send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
