@@ -1,9 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Method, MethodArgs } from '../../shared/contract';
-import type { RatePushRecord } from '../../shared/rates';
-import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
+import { propertySetupSchema, type PropertySetupInput } from '../../shared/rateSetups';
 import type { SettingsStore } from '../config/settingsStore';
-import type { Dispatcher } from '../gateway/dispatcher';
+import { contractCaller, type Dispatcher } from '../gateway/dispatcher';
 
 const DONE_KEY = 'rates.demoSetupDone';
 const UNSETTLED = new Set(['queued', 'sending', 'failed']);
@@ -22,24 +20,20 @@ export function createDemoRates(
   demoSetups: () => PropertySetupInput[],
 ) {
   const setups = () => demoSetups().map((input) => propertySetupSchema.parse(input));
-  const call = async <M extends Method>(method: M, args: MethodArgs<M>): Promise<unknown> => {
-    const result = await dispatcher.dispatch(method, args);
-    if (!result.ok) throw new Error(`demo: ${method}: ${result.error.message}`);
-    return result.value;
-  };
+  const call = contractCaller(dispatcher);
   return {
     async enter(): Promise<void> {
       if (settings.get(DONE_KEY)) return;
       settings.set(DONE_KEY, true);
-      if (((await call('rates.properties', {})) as PropertySetup[]).length > 0) return;
+      if ((await call('rates.properties', {})).length > 0) return;
       for (const setup of setups()) await call('rates.saveSetup', setup);
     },
     async leave(): Promise<void> {
-      const entered = (await call('rates.properties', {})) as PropertySetup[];
+      const entered = await call('rates.properties', {});
       for (const setup of setups()) {
         const now = entered.find((p) => p.hotelId === setup.hotelId);
         if (!now || !isDeepStrictEqual(now, setup)) continue;
-        const history = (await call('rates.history', { hotelId: setup.hotelId })) as RatePushRecord[];
+        const history = await call('rates.history', { hotelId: setup.hotelId });
         if (history.some((push) => UNSETTLED.has(push.state))) continue;
         await call('rates.removeSetup', { hotelId: setup.hotelId });
       }

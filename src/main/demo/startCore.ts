@@ -1,6 +1,6 @@
-import type { ThreadPage } from '../../shared/inbox';
 import { errorText } from '../../shared/result';
 import { createCore, type Core, type CoreDeps } from '../core';
+import { contractCaller } from '../gateway/dispatcher';
 import { createDemoProvider, demoInfoFile, EVERYDAY_EVERY_MS, type DemoProvider } from './demoProvider';
 import { createDemoRates } from './demoRates';
 
@@ -34,10 +34,9 @@ export async function startCoreWithDemo(
   /** On an empty inbox the demo delivers its sample set, the same path a real push takes. */
   const sampleIfEmpty = async () => {
     if (!deliveries) return;
-    const threads = await core.dispatcher.dispatch('inbox.threads', { limit: 1 });
-    const reviews = await core.dispatcher.dispatch('inbox.reviews', {});
+    const call = contractCaller(core.dispatcher);
     const empty =
-      threads.ok && (threads.value as ThreadPage).total === 0 && reviews.ok && (reviews.value as []).length === 0;
+      (await call('inbox.threads', { limit: 1 })).total === 0 && (await call('inbox.reviews', {})).length === 0;
     if (empty) await demo.deliverSample();
   };
   const arrive = async () => {

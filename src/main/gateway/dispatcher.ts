@@ -3,6 +3,7 @@ import {
   MAX_CALL_BYTES,
   type ContractResults,
   type Method,
+  type MethodArgs,
   type ParsedArgs,
 } from '../../shared/contract';
 import { AppFailure, ErrorCode, fail, ok, type AppError, type Result } from '../../shared/result';
@@ -65,5 +66,17 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
         return fail(internal);
       }
     },
+  };
+}
+
+/**
+ * The contract called from inside the app, typed by method, through the same validation as a host's call (the
+ * demo enters its rooms as the owner would): answers the value, or throws the `AppFailure` the call failed with.
+ */
+export function contractCaller(dispatcher: Dispatcher) {
+  return async <M extends Method>(method: M, args: MethodArgs<M>): Promise<ContractResults[M]> => {
+    const result = await dispatcher.dispatch(method, args);
+    if (!result.ok) throw new AppFailure(result.error);
+    return result.value as ContractResults[M];
   };
 }
