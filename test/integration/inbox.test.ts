@@ -5,6 +5,7 @@ import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { replyPermission } from '../../src/main/inbox/replyRules';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
+import { eventually } from '../support/eventually';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>>;
 const { call } = contractClient(() => ctx.core.dispatcher);
@@ -142,12 +143,10 @@ describe('review search', () => {
     // A reply the provider refuses (unknown property, code 558) fails; discarding it gives the one reply back.
     ctx.core.db.db.prepare("UPDATE reviews SET hotel_id = 'NO-SUCH' WHERE id = ?").run(booking.id);
     await call('inbox.replyToReview', { reviewId: booking.id, body: 'Thanks!' });
-    const until = Date.now() + 3000;
-    let review = (await call('inbox.reviews')).find((r) => r.id === booking.id)!;
-    while (review.replies[0]!.delivery!.state !== 'failed' && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 25));
-      review = (await call('inbox.reviews')).find((r) => r.id === booking.id)!;
-    }
+    const review = await eventually(
+      async () => (await call('inbox.reviews')).find((r) => r.id === booking.id)!,
+      (r) => r.replies[0]!.delivery!.state === 'failed',
+    );
     expect(review.replies[0]!.delivery).toMatchObject({ state: 'failed', error: { providerCode: '558' } });
     expect(review.reply).toMatchObject({ allowed: false });
     await call('outbox.discard', { id: review.replies[0]!.delivery!.outboxId });

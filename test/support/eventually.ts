@@ -1,5 +1,5 @@
 /** Reads until `check` holds or `ms` pass (the outbox works in the background), then returns the last value read. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 4000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await read();
