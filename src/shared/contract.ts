@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import { connectionMethods, type ConnectionEvents, type ConnectionResults } from './connection';
 import { demoMethods, type DemoEvents, type DemoResults } from './demo';
 import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
+import { noticesMethods, type NoticesEvents, type NoticesResults } from './notices';
 import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
+import { propertyMethods, type PropertyEvents, type PropertyResults } from './property';
 import { pushMethods, type PushEvents, type PushResults } from './push';
 import { ratesMethods, type RatesEvents, type RatesResults } from './rates';
 import type { AppError, Result } from './result';
@@ -36,12 +38,23 @@ export const contractArgs = {
   ...outboxMethods,
   ...savedRepliesMethods,
   ...ratesMethods,
+  ...propertyMethods,
+  ...noticesMethods,
   ...demoMethods,
 } as const;
 
 /** The result type of each contract method. */
 export interface ContractResults
-  extends ConnectionResults, PushResults, InboxResults, OutboxResults, SavedRepliesResults, RatesResults, DemoResults {
+  extends
+    ConnectionResults,
+    PushResults,
+    InboxResults,
+    OutboxResults,
+    SavedRepliesResults,
+    RatesResults,
+    PropertyResults,
+    NoticesResults,
+    DemoResults {
   'app.info': AppInfo;
 }
 
@@ -61,7 +74,15 @@ void everyMethodHasAResult;
 
 /** Events the core sends to the renderer: name → payload. */
 export interface ContractEvents
-  extends ConnectionEvents, PushEvents, InboxEvents, OutboxEvents, RatesEvents, DemoEvents {}
+  extends
+    ConnectionEvents,
+    PushEvents,
+    InboxEvents,
+    OutboxEvents,
+    RatesEvents,
+    PropertyEvents,
+    NoticesEvents,
+    DemoEvents {}
 export type EventName = keyof ContractEvents;
 export const EVENT_NAMES: EventName[] = [
   'connection.changed',
@@ -70,6 +91,8 @@ export const EVENT_NAMES: EventName[] = [
   'inbox.newMessage',
   'outbox.changed',
   'rates.changed',
+  'property.changed',
+  'notices.changed',
   'demo.changed',
 ];
 

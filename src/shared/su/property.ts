@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { currencySchema, hotelIdSchema, idSchema, textSchema } from './common';
 
+/** Check-in and check-out times are an enumeration of half hours, HH:00 or HH:30. */
 const time = z
-  .string()
+  .string({ message: 'Choose a time, such as 15:00.' })
   .trim()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Write the time as HH:MM, such as 15:00.');
+  .regex(/^([01]\d|2[0-3]):(00|30)$/, 'A time on the hour or half hour, HH:MM, such as 15:00 or 15:30.');
+/** Booking.com refuses a property name with CJK ideographs (Chinese, Japanese kanji, Korean hanja). */
+export const CJK_IDEOGRAPH = /\p{Script=Han}/u;
 const languageTag = z
   .string()
   .trim()
@@ -29,12 +32,22 @@ export const propertyUpdateSchema = z
       .strict(),
     check_in: z.object({ from: time, until: time.optional() }).strict(),
     check_out: z.object({ from: time.optional(), until: time }).strict(),
-    property_name: textSchema('The property name', 200),
-    property_category: z.number({ message: 'The property category is a number.' }).int('A whole number.'),
+    property_name: textSchema('The property name', 200).refine(
+      (name) => !CJK_IDEOGRAPH.test(name),
+      'Booking.com does not accept Chinese, Japanese or Korean ideographs in the property name; put the local name in the translation.',
+    ),
+    property_category: z
+      .number({ message: 'The property category is a number.' })
+      .int('A whole number.')
+      .min(1, 'At least 1.'),
     primary_language: languageTag.optional(),
     languages_spoken: z.array(languageTag).optional(),
-    room_count: z.number({ message: 'The number of rooms is required.' }).int('A whole number.').min(1, 'At least 1.'),
-    floor_count: z.number().int('A whole number.').min(0, 'Not negative.').optional(),
+    room_count: z.number({ message: 'The number of rooms is a number, and required.' }).int('A whole number.').min(1, 'At least 1.'),
+    floor_count: z
+      .number({ message: 'The number of floors is a number.' })
+      .int('A whole number.')
+      .min(0, 'Not negative.')
+      .optional(),
     stars: z
       .string()
       .trim()
