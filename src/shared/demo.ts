@@ -46,8 +46,10 @@ export const demoDeliverySchema = z.discriminatedUnion(
       })
       .strict(),
     z.object({ kind: z.literal('legacy-review'), hotelId: hotelIdSchema(20) }).strict(),
+    /** A new Airbnb notice on the property's Airbnb account; the app checks for notices at once. */
+    z.object({ kind: z.literal('notice'), hotelId: hotelIdSchema(20) }).strict(),
   ],
-  { message: 'Choose what to deliver: a message, a review or an Airbnb review.' },
+  { message: 'Choose what to deliver: a message, a review, an Airbnb review or an Airbnb notice.' },
 );
 export type DemoDelivery = z.input<typeof demoDeliverySchema>;
 
