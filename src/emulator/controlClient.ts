@@ -78,6 +78,27 @@ export function createEmulatorControl(emulator: { controlUrl: string; controlTok
       call<{ transaction_id: string; status: string }>('POST', '/transactions/complete', {
         transaction_id: transactionId,
       }),
+    /** Adds a notification to a channel-244 account, and/or makes the account fail (text) or recover (null). */
+    notifications: (request: {
+      hotelid: string;
+      account: string;
+      failure?: string | null;
+      notification?: Partial<
+        Record<'notification_id' | 'notification_type' | 'title' | 'subtitle' | 'cta_url', string>
+      >;
+    }) =>
+      call<{ account: string; failure: string | null; notifications: { notification_id: string }[] }>(
+        'POST',
+        '/notifications',
+        request,
+      ),
+    /** What the content endpoints stored for a property: its record, facilities (property and rooms), images. */
+    content: (hotelid: string) =>
+      call<{
+        propertyRecord: Record<string, unknown> | null;
+        facilities: { property: unknown[]; rooms: Record<string, unknown[]> };
+        images: unknown[];
+      }>('GET', `/content?hotelid=${encodeURIComponent(hotelid)}`),
   };
 }
 

@@ -15,9 +15,13 @@ import { inboxHandlers } from './inbox/handlers';
 import { createInboxQueries } from './inbox/inboxQueries';
 import { createInboxNews, type Notifier } from './inbox/news';
 import { createReplyService } from './inbox/replyService';
+import { noticesHandlers, noticesNews, type NoticeNotifier } from './notices/handlers';
+import { createNoticesPoller, createNoticesService } from './notices/noticesService';
 import { outboxHandlers } from './outbox/handlers';
 import { createOutbox } from './outbox/outbox';
-import { replySenders } from './inbox/replySenders';
+import { REPLY_KINDS, replySenders } from './inbox/replySenders';
+import { propertyHandlers } from './property/handlers';
+import { createPropertyService, PROPERTY_KINDS } from './property/propertyService';
 import { pushHandlers } from './push/handlers';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { TunnelProvider } from './push/tunnel';
@@ -38,7 +42,7 @@ export interface CoreDeps {
   forceDemo: boolean;
   /** INNKEEPER_PUSH_* values. */
   pushEnv?: PushEnvironment;
-  notifier?: Notifier;
+  notifier?: Notifier & Partial<NoticeNotifier>;
   /** Opens tunnels for the push listener (ngrok unless a test supplies a loopback forwarder). */
   tunnelProvider?: TunnelProvider;
   now?: () => number;
@@ -89,19 +93,49 @@ export function createCore(deps: CoreDeps): Core {
     senders: {
       ...replySenders(() => connection.provider()),
       [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
+      [PROPERTY_KINDS.details]: (request) => connection.provider().property.update(request),
+      [PROPERTY_KINDS.facilities]: (request) => connection.provider().property.setFacilities(request),
     },
-    markSentRefusals: { [RATES_KIND]: ratesMarkSentRefusal },
+    markSentRefusals: {
+      [RATES_KIND]: ratesMarkSentRefusal,
+      [PROPERTY_KINDS.details]: (item) => property.markSentRefusal(item),
+      [PROPERTY_KINDS.facilities]: (item) => property.markSentRefusal(item),
+    },
     provider: () => connection.active(),
     onChange: (item) => {
       ratesFeature.afterOutboxChange(item);
+      propertyFeature.afterOutboxChange(item);
       inboxNews.afterOutboxChange(item);
       outboxFeature.changed();
     },
   });
   const replies = createReplyService({ database: db, outbox, inbox, now });
   const rates = createRatesService({ database: db, outbox, now });
-  const outboxFeature = outboxHandlers({ outbox, replies, events, isReply: (kind) => kind !== RATES_KIND });
+  const replyKinds = new Set<string>(Object.values(REPLY_KINDS));
+  const outboxFeature = outboxHandlers({ outbox, replies, events, isReply: (kind) => replyKinds.has(kind) });
   const ratesFeature = ratesHandlers({ rates, events, outboxChanged: outboxFeature.changed });
+  const property = createPropertyService({
+    database: db,
+    outbox,
+    now,
+    setup: (hotelId) => {
+      const setup = rates.properties().find((p) => p.hotelId === hotelId);
+      return setup ? { name: setup.name, roomIds: setup.rooms.map((r) => r.id) } : null;
+    },
+  });
+  const propertyFeature = propertyHandlers({ property, events, outboxChanged: outboxFeature.changed });
+  // Airbnb notices: every property with Airbnb among its channels, checked in the background.
+  const notices = createNoticesService({
+    database: db,
+    now,
+    fetch: (hotelId) => connection.provider().notifications.fetch({ hotelid: hotelId }),
+    properties: () => rates.properties().flatMap((p) => (p.channels.includes('244') ? [p.hotelId] : [])),
+    onChanged: noticesNews({
+      events,
+      notifier: deps.notifier?.newNotice ? (deps.notifier as NoticeNotifier) : undefined,
+    }),
+  });
+  const noticesPoller = createNoticesPoller(notices);
 
   const push = createPushService({
     database: db,
@@ -132,7 +166,9 @@ export function createCore(deps: CoreDeps): Core {
     ...outboxFeature.handlers,
     ...savedRepliesHandlers(createSavedReplies(db.db, now)),
     ...ratesFeature.handlers,
-    ...demoHandlers({ demo: deps.demo, events }),
+    ...propertyFeature.handlers,
+    ...noticesHandlers({ notices: () => notices }),
+    ...demoHandlers({ demo: deps.demo, events, checkNotices: (hotelId) => notices.checkNow(hotelId) }),
   } satisfies Handlers;
 
   return {
@@ -143,11 +179,14 @@ export function createCore(deps: CoreDeps): Core {
     push,
     start: async () => {
       rates.recover();
+      property.recover();
       outbox.start();
       await push.start();
+      noticesPoller.start();
     },
     close: async () => {
       await push.stop();
+      await noticesPoller.stop();
       await outbox.stop();
       db.close();
     },

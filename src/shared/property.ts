@@ -175,7 +175,10 @@ export function detailsRequest(
   const fields: Record<string, string> = {};
   for (const [path, message] of Object.entries(error.fields ?? {})) fields[fieldOfPath(path)] = message;
   const [field, message] = Object.entries(fields)[0]!;
-  return { ok: false, error: { ...error, field, message: `${DETAILS_LABELS[field as DetailsField] ?? field}: ${message}`, fields } };
+  return {
+    ok: false,
+    error: { ...error, field, message: `${DETAILS_LABELS[field as DetailsField] ?? field}: ${message}`, fields },
+  };
 }
 
 /** The form field a request path belongs to (`languages_spoken.2` → `languages_spoken`). */
@@ -373,13 +376,21 @@ export function composeFacilities(
   ids: { hotel_id: string; channel_hotel_id: string; channel_room_id?: string | undefined },
   record: FacilityRecordEntry[],
   draft: FacilityEntry[],
-): { request: FacilitySet | null; creates: FacilityCreate[]; problems: Record<string, string> } {
+): {
+  request: FacilitySet | null;
+  creates: FacilityCreate[];
+  problems: Record<string, string>;
+  /** For each facility of the request, where it is in the draft: its index and each instance's index. */
+  sources: { facility: number; instances: number[] }[];
+} {
   const creates: FacilityCreate[] = [];
+  const sources: { facility: number; instances: number[] }[] = [];
   const problems: Record<string, string> = {};
   const facilities: FacilitySet['facilities'] = [];
   draft.forEach((entry, i) => {
     const before = record.find((r) => r.facilityId === entry.facilityId);
     const instances: NonNullable<FacilitySet['facilities'][number]['instances']> = [];
+    const from: number[] = [];
     let changed = !before || before.isAvailable !== entry.isAvailable;
     entry.instances.forEach((instance, j) => {
       const was = before?.instances.find((r) => r.key === instance.key);
@@ -387,9 +398,15 @@ export function composeFacilities(
       if (!same) changed = true;
       if (instance.instanceId) {
         instances.push({ instance_id: instance.instanceId, ...instance.details });
+        from.push(j);
       } else if (!was) {
         instances.push({ ...instance.details });
-        creates.push({ facilityId: entry.facilityId, key: instance.key, what: instanceWords(entry.facilityId, instance) });
+        from.push(j);
+        creates.push({
+          facilityId: entry.facilityId,
+          key: instance.key,
+          what: instanceWords(entry.facilityId, instance),
+        });
       } else if (!same) {
         problems[`${i}.instances.${j}.instanceId`] = was.createdAt
           ? 'Su did not say the id of this instance when it was created, so sending it again would create a second one. Enter its id from the Booking.com extranet to change it.'
@@ -397,6 +414,7 @@ export function composeFacilities(
       }
     });
     if (changed) {
+      sources.push({ facility: i, instances: from });
       facilities.push({
         facility_id: entry.facilityId,
         is_available: entry.isAvailable,
@@ -404,7 +422,7 @@ export function composeFacilities(
       });
     }
   });
-  if (facilities.length === 0) return { request: null, creates, problems };
+  if (facilities.length === 0) return { request: null, creates, problems, sources };
   return {
     request: {
       hotel_id: ids.hotel_id,
@@ -414,6 +432,7 @@ export function composeFacilities(
     },
     creates,
     problems,
+    sources,
   };
 }
 
@@ -425,7 +444,11 @@ export function checkFacilityRequest(request: FacilitySet): Record<string, strin
 
 function instanceWords(facilityId: string, instance: FacilityInstance): string {
   const named = Object.values(instance.details).find(
-    (d): d is { name: string } => typeof d === 'object' && d !== null && typeof (d as { name?: unknown }).name === 'string' && (d as { name: string }).name.trim() !== '',
+    (d): d is { name: string } =>
+      typeof d === 'object' &&
+      d !== null &&
+      typeof (d as { name?: unknown }).name === 'string' &&
+      (d as { name: string }).name.trim() !== '',
   );
   return `a new ${facilityName(facilityId)} instance${named ? ` (“${named.name.trim()}”)` : ''}`;
 }

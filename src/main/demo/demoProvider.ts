@@ -12,6 +12,7 @@ import type { PushOutcome } from '../../emulator/pushDelivery';
 import { seedProperties } from '../../emulator/seed';
 import type { SettingsStore } from '../config/settingsStore';
 import type { DemoUrls } from '../connection/profiles';
+import { demoPropertyContent } from './demoProperty';
 import type { PushCredentials } from '../push/basicAuth';
 
 // The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
@@ -37,6 +38,34 @@ const notRunning = () =>
   });
 
 /** What arrived, in the owner's words. */
+/** Notices Airbnb hosts meet (provider-notes.md): verification, payout and tax details, warnings. */
+const DEMO_NOTICES = [
+  {
+    type: 'ACCOUNT_VERIFICATION',
+    title: 'Verify your identity',
+    subtitle: 'Airbnb needs a government ID from you before your next payout.',
+    path: 'verify',
+  },
+  {
+    type: 'TAXPAYER_INFORMATION',
+    title: 'Add your taxpayer information',
+    subtitle: 'Without it, payouts for {name} may be withheld from next month.',
+    path: 'users/taxes',
+  },
+  {
+    type: 'POLICY_WARNING',
+    title: 'A guest reported a cleanliness issue',
+    subtitle: 'Read the report about {name} and reply within 72 hours.',
+    path: 'hosting/listings/{listing}/quality',
+  },
+  {
+    type: 'LISTING_SUSPENSION_PENDING',
+    title: 'Your listing may be suspended',
+    subtitle: '{name} has had several cancellations; see what you can do to keep it listed.',
+    path: 'hosting/listings/{listing}/status',
+  },
+] as const;
+
 function summary(outcome: PushOutcome, propertyName: string): string {
   const channel = channelName(outcome.channel);
   if (!outcome.acknowledged) {
@@ -111,6 +140,29 @@ export function createDemoProvider(options: DemoProviderOptions) {
       shortest + Math.random() * (longest - shortest),
     );
     everyday.unref();
+  };
+
+  /** A new Airbnb notice on the property's first Airbnb account, from a rotating set of what hosts meet. */
+  let noticeTurn = 0;
+  const addNotice = async (hotelId: string): Promise<DemoDeliveryResult> => {
+    const property = properties.find((p) => p.hotelid === hotelId);
+    const account = property?.channel244Accounts.find((a) => !a.failure);
+    if (!property || !account)
+      return { acknowledged: false, summary: 'This demo property has no Airbnb account to receive a notice.' };
+    const sample = DEMO_NOTICES[noticeTurn++ % DEMO_NOTICES.length]!;
+    const listing = property.channels['244'] ?? '';
+    await control().notifications({
+      hotelid: hotelId,
+      account: account.accountId,
+      notification: {
+        notification_id: `ntf-demo-${Date.now().toString(36)}-${noticeTurn}`,
+        notification_type: sample.type,
+        title: sample.title,
+        subtitle: sample.subtitle.replace('{name}', property.name),
+        cta_url: `https://www.airbnb.com/${sample.path.replace('{listing}', listing)}`,
+      },
+    });
+    return { acknowledged: true, summary: `An Airbnb notice for ${property.name}: “${sample.title}”.` };
   };
 
   /** Writes (or, once stopped, removes) the developers' file; a failure is logged, never in the demo's way. */
@@ -203,6 +255,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
           retryable: true,
         });
       }
+      if (delivery.kind === 'notice') return addNotice(delivery.hotelId);
       const channel = delivery.kind === 'legacy-review' ? '244' : delivery.channel;
       const outcome = await control().push({
         kind: delivery.kind,
@@ -222,6 +275,9 @@ export function createDemoProvider(options: DemoProviderOptions) {
       changed();
       return status();
     },
+
+    /** The demo's property records, Booking.com ids and facilities, as the owner would enter them. */
+    propertyContent: () => demoPropertyContent(properties),
 
     /** The demo's rooms and rate plans, as the owner would enter them on the Rates screen. */
     rateSetups: (): PropertySetupInput[] =>

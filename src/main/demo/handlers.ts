@@ -7,7 +7,12 @@ import type { DemoProvider } from './demoProvider';
 const NO_DEMO: DemoStatus = { running: false, mainUrl: null, liveMessages: false, properties: [], error: null };
 
 /** The `demo.*` methods; the renderer hears `demo.changed` whenever the demo starts, stops or changes a setting. */
-export function demoHandlers(deps: { demo: DemoProvider | undefined; events: EventBus }): HandlerSlice<'demo'> {
+export function demoHandlers(deps: {
+  demo: DemoProvider | undefined;
+  events: EventBus;
+  /** Checks a property's Airbnb notices at once (a notice added on the demo shows without waiting for the poll). */
+  checkNotices: (hotelId: string) => Promise<unknown>;
+}): HandlerSlice<'demo'> {
   const { demo, events } = deps;
   demo?.onChange((status) => events.emit('demo.changed', status));
   const provider = () => {
@@ -20,7 +25,11 @@ export function demoHandlers(deps: { demo: DemoProvider | undefined; events: Eve
   };
   return {
     'demo.status': () => demo?.status() ?? NO_DEMO,
-    'demo.deliver': (args) => provider().deliver(args),
+    'demo.deliver': async (args) => {
+      const result = await provider().deliver(args);
+      if (args.kind === 'notice' && result.acknowledged) await deps.checkNotices(args.hotelId);
+      return result;
+    },
     'demo.setLiveMessages': (args) => provider().setLiveMessages(args.enabled),
   };
 }

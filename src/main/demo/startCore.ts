@@ -2,6 +2,7 @@ import { errorText } from '../../shared/result';
 import { createCore, type Core, type CoreDeps } from '../core';
 import { contractCaller } from '../gateway/dispatcher';
 import { createDemoProvider, demoInfoFile, EVERYDAY_EVERY_MS, type DemoProvider } from './demoProvider';
+import { createDemoProperty } from './demoProperty';
 import { createDemoRates } from './demoRates';
 
 /** How the demo behaves in this run (INNKEEPER_DEMO_INBOX=0 turns its deliveries off, for tests and headless runs). */
@@ -29,6 +30,7 @@ export async function startCoreWithDemo(
   });
   const core = createCore({ ...deps, demo });
   const rates = createDemoRates(core.dispatcher, deps.settings, demo.rateSetups);
+  const property = createDemoProperty(core.dispatcher, deps.settings, demo.propertyContent);
   const log = (error: unknown) => console.error(`demo: ${errorText(error)}`);
 
   /** On an empty inbox the demo delivers its sample set, the same path a real push takes. */
@@ -42,10 +44,12 @@ export async function startCoreWithDemo(
   const arrive = async () => {
     await demo.start();
     await rates.enter().catch(log);
+    await property.enter().catch(log);
   };
   const leave = async () => {
     await demo.stop();
     await rates.leave().catch(log);
+    await property.leave().catch(log);
   };
 
   let onDemo = core.connection.state().active === 'demo';

@@ -4,7 +4,10 @@
 
 /** The thing an outbox item belongs to. */
 export type OutboxEntity =
-  { kind: 'thread'; threadId: number } | { kind: 'review'; reviewId: number } | { kind: 'rates'; hotelId: string };
+  | { kind: 'thread'; threadId: number }
+  | { kind: 'review'; reviewId: number }
+  | { kind: 'rates'; hotelId: string }
+  | { kind: 'property'; hotelId: string; scope: string };
 
 export const entityKey = {
   /** A conversation: its replies go out in the order they were written. */
@@ -13,6 +16,8 @@ export const entityKey = {
   review: (reviewId: number) => `review:${reviewId}`,
   /** A property's rates: one push at a time, in order. */
   rates: (hotelId: string) => `rates:${hotelId}`,
+  /** A property's details, or the facilities of the property or one room (`scope`): one push at a time, in order. */
+  property: (hotelId: string, scope: string) => `property:${hotelId}:${scope}`,
 };
 
 /** The entity of a key built by {@link entityKey}; null for a key of any other shape. */
@@ -22,6 +27,10 @@ export function parseEntityKey(key: string): OutboxEntity | null {
   const kind = key.slice(0, colon);
   const rest = key.slice(colon + 1);
   if (kind === 'rates' && rest) return { kind, hotelId: rest };
+  if (kind === 'property') {
+    const at = rest.indexOf(':');
+    return at > 0 && at < rest.length - 1 ? { kind, hotelId: rest.slice(0, at), scope: rest.slice(at + 1) } : null;
+  }
   const id = Number(rest);
   if (!Number.isSafeInteger(id) || id <= 0 || String(id) !== rest) return null;
   if (kind === 'thread') return { kind, threadId: id };

@@ -9,7 +9,7 @@ const text = (v: unknown, fallback: string) => (typeof v === 'string' && v ? v :
 export function setFacilities(
   ctx: ProviderContext,
   input: FacilitySet,
-): Promise<{ message: string; ruid: string | null }> {
+): Promise<{ message: string; ruid: string | null; data: unknown }> {
   return callEndpoint(
     ctx,
     {
@@ -23,6 +23,8 @@ export function setFacilities(
           ? {
               message: text(pick(body, 'Message', 'message'), 'Facilities saved'),
               ruid: (pick(body, 'Ruid') as string) || null,
+              // Empty in the published sample; kept as answered, in case Su returns the ids of created instances.
+              data: pick(body, 'Data', 'data') ?? null,
             }
           : null,
       // 400 invalid hotel code, 573 no channel mapping; a deserialization message names the field path.

@@ -1,0 +1,61 @@
+import type { HandlerSlice } from '../gateway/dispatcher';
+import type { EventBus } from '../gateway/events';
+import type { OutboxItem } from '../outbox/types';
+import type { FacilityEntry } from '../../shared/property';
+import type { PropertyService } from './propertyService';
+import type { Scope } from './records';
+
+/**
+ * The `property.*` methods, and what the feature does when one of its pushes moves on in the outbox.
+ * @param outboxChanged tells the renderer a push was queued (the outbox's counts changed).
+ */
+export function propertyHandlers(deps: { property: PropertyService; events: EventBus; outboxChanged: () => void }) {
+  const { property, events } = deps;
+  const scopeOf = (args: { section: 'details' | 'facilities'; roomId?: string | null }): Scope =>
+    args.section === 'details' ? { section: 'details' } : { section: 'facilities', roomId: args.roomId ?? null };
+  const emit = (hotelId: string, scope: Scope) =>
+    events.emit('property.changed', {
+      hotelId,
+      section: scope.section,
+      roomId: scope.section === 'facilities' ? scope.roomId : null,
+    });
+
+  const handlers: HandlerSlice<'property'> = {
+    'property.details': (args) => property.details(args.hotelId),
+    'property.facilities': (args) => property.facilities(args.hotelId, args.roomId),
+    'property.saveDetailsDraft': (args) => property.saveDetailsDraft(args.hotelId, args.form),
+    'property.saveFacilitiesDraft': (args) =>
+      property.saveFacilitiesDraft(args.hotelId, args.roomId, args.draft as FacilityEntry[]),
+    'property.discardDraft': (args) => {
+      const result = property.discardDraft(args.hotelId, scopeOf(args));
+      emit(args.hotelId, scopeOf(args));
+      return result;
+    },
+    'property.preview': (args) => property.preview(args.hotelId, scopeOf(args)),
+    'property.send': (args) => {
+      const result = property.send(args.hotelId, scopeOf(args), args.fingerprint, args.confirmed);
+      deps.outboxChanged();
+      emit(args.hotelId, scopeOf(args));
+      return result;
+    },
+    'property.history': (args) => property.history(args.hotelId),
+    'property.revert': (args) => {
+      const result = property.revert(args.pushId);
+      emit(
+        result.hotelId,
+        result.section === 'details' ? { section: 'details' } : { section: 'facilities', roomId: result.roomId },
+      );
+      return result;
+    },
+    'property.saveChannelIds': (args) =>
+      property.saveChannelIds(args.hotelId, { channelHotelId: args.channelHotelId, rooms: args.rooms }),
+  };
+  return {
+    handlers,
+    /** A push Su confirmed becomes the record; the tab showing it refreshes. */
+    afterOutboxChange(item: OutboxItem): void {
+      const changed = property.onOutboxChange(item);
+      if (changed) emit(changed.hotelId, changed.scope);
+    },
+  };
+}

@@ -1,0 +1,516 @@
+import { createHash } from 'node:crypto';
+import {
+  checkFacilityRequest,
+  composeFacilities,
+  detailsFormOf,
+  detailsFormSchema,
+  detailsRequest,
+  emptyDetailsForm,
+  facilitiesDraftSchema,
+  sameJson,
+  type ChannelIds,
+  type DetailsForm,
+  type DetailsView,
+  type FacilitiesView,
+  type FacilityEntry,
+  type FacilityRecordEntry,
+  type FacilitySet,
+  type PropertyPreview,
+  type PropertyPush,
+  type PropertyUpdate,
+} from '../../shared/property';
+import { AppFailure } from '../../shared/result';
+import type { Database } from '../db/database';
+import { entityKey } from '../outbox/entityKeys';
+import type { Outbox } from '../outbox/outbox';
+import type { OutboxItem } from '../outbox/types';
+import {
+  detailsChanges,
+  draftOfRecord,
+  facilitiesAfter,
+  facilityChanges,
+  parseScope,
+  scopeKey,
+  type Scope,
+} from './records';
+
+/** The outbox kinds of the property feature: Su's property update (endpoint 4) and facility set (endpoint 3). */
+export const PROPERTY_KINDS = { details: 'property-update', facilities: 'facility-set' } as const;
+export type PropertySenders = {
+  [PROPERTY_KINDS.details]: (request: PropertyUpdate) => Promise<unknown>;
+  [PROPERTY_KINDS.facilities]: (request: FacilitySet) => Promise<unknown>;
+};
+const KINDS = new Set<string>(Object.values(PROPERTY_KINDS));
+export const isPropertyKind = (kind: string) => KINDS.has(kind);
+
+type PushRow = {
+  id: number;
+  hotel_id: string;
+  scope: string;
+  request: string;
+  after: string;
+  changes: string;
+  outbox_id: number;
+  created_at: number;
+  applied_at: number | null;
+  answer: string | null;
+  reverts: number | null;
+  draft_revision: number | null;
+};
+/** A draft as stored: what was typed, and the push it reverts when it came from Revert. */
+type StoredDraft<T> = { value: T; reverts: number | null };
+/** The facilities record a push leaves, and the keys of the instances it creates. */
+type FacilitiesAfter = { facilities: FacilityRecordEntry[]; created: string[] };
+
+const fingerprintOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
+
+const refused = (message: string, code = 'invalid_state') => new AppFailure({ code, message, retryable: false });
+
+/**
+ * The property's record and facilities at Su: what Su last confirmed (Su cannot be asked), the owner's drafts as
+ * typed, and pushes through the durable outbox — one unsettled push per part at a time, each composed from the
+ * record, so what the preview showed is what goes and the record stays what Su holds.
+ */
+export function createPropertyService(deps: {
+  database: Database;
+  outbox: Outbox<PropertySenders>;
+  now: () => number;
+  /** The property as the owner set it up (name, rooms), to start a first record from. */
+  setup: (hotelId: string) => { name: string; roomIds: string[] } | null;
+}) {
+  const { database, outbox, now } = deps;
+  const { db } = database;
+
+  // ── Stored state ──
+
+  function record<T>(hotelId: string, scope: Scope): { value: T; confirmedAt: number } | null {
+    const row = db
+      .prepare('SELECT record, confirmed_at FROM property_records WHERE hotel_id = ? AND scope = ?')
+      .get(hotelId, scopeKey(scope)) as { record: string; confirmed_at: number } | undefined;
+    return row ? { value: JSON.parse(row.record) as T, confirmedAt: row.confirmed_at } : null;
+  }
+
+  function draft<T>(hotelId: string, scope: Scope): (StoredDraft<T> & { revision: number }) | null {
+    const row = db
+      .prepare('SELECT draft, revision FROM property_drafts WHERE hotel_id = ? AND scope = ?')
+      .get(hotelId, scopeKey(scope)) as { draft: string; revision: number } | undefined;
+    return row ? { ...(JSON.parse(row.draft) as StoredDraft<T>), revision: row.revision } : null;
+  }
+
+  function writeDraft(hotelId: string, scope: Scope, value: unknown, reverts: number | null): void {
+    db.prepare(
+      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (hotel_id, scope) DO UPDATE SET draft = excluded.draft, revision = revision + 1, updated_at = excluded.updated_at`,
+    ).run(hotelId, scopeKey(scope), JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>), now());
+  }
+
+  function dropDraft(hotelId: string, scope: Scope): boolean {
+    return (
+      db.prepare('DELETE FROM property_drafts WHERE hotel_id = ? AND scope = ?').run(hotelId, scopeKey(scope)).changes >
+      0
+    );
+  }
+
+  function channelIds(hotelId: string): ChannelIds {
+    const row = db
+      .prepare('SELECT channel_hotel_id, rooms FROM property_channel_ids WHERE hotel_id = ?')
+      .get(hotelId) as { channel_hotel_id: string | null; rooms: string } | undefined;
+    return {
+      channelHotelId: row?.channel_hotel_id ?? null,
+      rooms: row ? (JSON.parse(row.rooms) as Record<string, string>) : {},
+    };
+  }
+
+  function saveChannelIds(hotelId: string, ids: ChannelIds): ChannelIds {
+    db.prepare(
+      `INSERT INTO property_channel_ids (hotel_id, channel_hotel_id, rooms) VALUES (?, ?, ?)
+       ON CONFLICT (hotel_id) DO UPDATE SET channel_hotel_id = excluded.channel_hotel_id, rooms = excluded.rooms`,
+    ).run(hotelId, ids.channelHotelId, JSON.stringify(ids.rooms));
+    return channelIds(hotelId);
+  }
+
+  /** The push of this part not yet confirmed by Su and not discarded, if any. */
+  function unsettled(hotelId: string, scope: Scope): (PushRow & { state: string; last_error: string | null }) | null {
+    return (
+      (db
+        .prepare(
+          `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? AND p.scope = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
+           ORDER BY p.id LIMIT 1`,
+        )
+        .get(hotelId, scopeKey(scope)) as (PushRow & { state: string; last_error: string | null }) | undefined) ?? null
+    );
+  }
+
+  function toPush(r: PushRow & { state: string; last_error: string | null }): PropertyPush {
+    const scope = parseScope(r.scope);
+    return {
+      id: r.id,
+      section: scope.section,
+      roomId: scope.section === 'facilities' ? scope.roomId : null,
+      createdAt: r.created_at,
+      appliedAt: r.applied_at,
+      state: r.state,
+      outboxId: r.outbox_id,
+      error: r.last_error ? JSON.parse(r.last_error) : null,
+      answer: r.answer ? JSON.parse(r.answer) : null,
+      request: JSON.parse(r.request),
+      changes: JSON.parse(r.changes),
+      reverts: r.reverts,
+    };
+  }
+
+  // ── Details ──
+
+  /** The form to start from when Su never confirmed a record: what the app already knows of the property. */
+  function firstForm(hotelId: string): DetailsForm {
+    const form = emptyDetailsForm();
+    const setup = deps.setup(hotelId);
+    if (setup) {
+      form.property_name = setup.name;
+      if (setup.roomIds.length) form.room_count = String(setup.roomIds.length);
+    }
+    return form;
+  }
+
+  function details(hotelId: string): DetailsView {
+    const confirmed = record<PropertyUpdate>(hotelId, { section: 'details' });
+    const stored = draft<DetailsForm>(hotelId, { section: 'details' });
+    const base = confirmed ? detailsFormOf(confirmed.value) : firstForm(hotelId);
+    const pending = unsettled(hotelId, { section: 'details' });
+    return {
+      hotelId,
+      record: confirmed?.value ?? null,
+      confirmedAt: confirmed?.confirmedAt ?? null,
+      form: stored ? { ...base, ...stored.value } : base,
+      hasDraft: stored !== null,
+      pending: pending ? toPush(pending) : null,
+    };
+  }
+
+  function saveDetailsDraft(hotelId: string, form: DetailsForm): DetailsView {
+    const confirmed = record<PropertyUpdate>(hotelId, { section: 'details' });
+    const parsed = detailsFormSchema.parse(form);
+    // Typed back to what Su holds: no draft (nothing to send).
+    if (confirmed && sameJson(parsed, detailsFormOf(confirmed.value))) dropDraft(hotelId, { section: 'details' });
+    else writeDraft(hotelId, { section: 'details' }, parsed, draft(hotelId, { section: 'details' })?.reverts ?? null);
+    return details(hotelId);
+  }
+
+  function previewDetails(hotelId: string): PropertyPreview & { compose?: { request: PropertyUpdate } } {
+    const view = details(hotelId);
+    const made = detailsRequest(hotelId, view.form);
+    if (!made.ok)
+      return { request: null, changes: [], problems: made.error.fields ?? {}, creates: [], fingerprint: null };
+    const changes = detailsChanges(view.record, made.request);
+    if (view.record && changes.length === 0)
+      return { request: null, changes, problems: {}, creates: [], fingerprint: null };
+    return { request: made.request, changes, problems: {}, creates: [], fingerprint: fingerprintOf(made.request) };
+  }
+
+  // ── Facilities ──
+
+  const facilityScope = (roomId: string | null): Scope => ({ section: 'facilities', roomId });
+
+  function facilities(hotelId: string, roomId: string | null): FacilitiesView {
+    const scope = facilityScope(roomId);
+    const confirmed = record<FacilityRecordEntry[]>(hotelId, scope);
+    const stored = draft<FacilityEntry[]>(hotelId, scope);
+    const pending = unsettled(hotelId, scope);
+    return {
+      hotelId,
+      roomId,
+      channelIds: channelIds(hotelId),
+      record: confirmed?.value ?? [],
+      confirmedAt: confirmed?.confirmedAt ?? null,
+      draft: stored?.value ?? draftOfRecord(confirmed?.value ?? []),
+      hasDraft: stored !== null,
+      pending: pending ? toPush(pending) : null,
+    };
+  }
+
+  function saveFacilitiesDraft(hotelId: string, roomId: string | null, list: FacilityEntry[]): FacilitiesView {
+    const scope = facilityScope(roomId);
+    const parsed = facilitiesDraftSchema.parse(list) as FacilityEntry[];
+    const confirmed = record<FacilityRecordEntry[]>(hotelId, scope)?.value ?? [];
+    if (sameJson(parsed, draftOfRecord(confirmed))) dropDraft(hotelId, scope);
+    else writeDraft(hotelId, scope, parsed, draft(hotelId, scope)?.reverts ?? null);
+    return facilities(hotelId, roomId);
+  }
+
+  function previewFacilities(hotelId: string, roomId: string | null): PropertyPreview & { sentIds?: Set<string> } {
+    const view = facilities(hotelId, roomId);
+    const problems: Record<string, string> = {};
+    const ids = view.channelIds;
+    if (!ids.channelHotelId)
+      problems.channelHotelId = 'Enter the Booking.com property id: Su sets facilities on Booking.com by it.';
+    const channelRoomId = roomId ? ids.rooms[roomId] : undefined;
+    if (roomId && !channelRoomId)
+      problems[`rooms.${roomId}`] = `Enter the Booking.com room id of room ${roomId}: Su sets room facilities by it.`;
+    const composed = composeFacilities(
+      { hotel_id: hotelId, channel_hotel_id: ids.channelHotelId ?? '', channel_room_id: channelRoomId },
+      view.record,
+      view.draft,
+    );
+    Object.assign(problems, composed.problems);
+    const changes = facilityChanges(view.record, view.draft);
+    if (composed.request) {
+      // The client's own schema, each problem by its place in the draft (`2.instances.0.parking_details.name`).
+      for (const [path, message] of Object.entries(checkFacilityRequest(composed.request))) {
+        if (path === 'channel_hotel_id' || path === 'hotel_id' || path === 'channel_room_id') continue;
+        const m = /^facilities\.(\d+)(?:\.instances\.(\d+))?(?:\.(.*))?$/.exec(path);
+        const source = m ? composed.sources[Number(m[1])] : undefined;
+        if (!m || !source) problems[path] = message;
+        else if (m[2] === undefined) problems[`${source.facility}${m[3] ? `.${m[3]}` : ''}`] = message;
+        else
+          problems[`${source.facility}.instances.${source.instances[Number(m[2])]}${m[3] ? `.details.${m[3]}` : ''}`] =
+            message;
+      }
+    }
+    const sendable = composed.request && Object.keys(problems).length === 0;
+    return {
+      request: sendable ? composed.request : null,
+      changes,
+      problems,
+      creates: composed.creates,
+      fingerprint: sendable ? fingerprintOf(composed.request) : null,
+      sentIds: new Set(composed.request?.facilities.map((f) => String(f.facility_id)) ?? []),
+    };
+  }
+
+  // ── Preview, send, confirmation ──
+
+  function preview(hotelId: string, scope: Scope): PropertyPreview {
+    const result = scope.section === 'details' ? previewDetails(hotelId) : previewFacilities(hotelId, scope.roomId);
+    return {
+      request: result.request,
+      changes: result.changes,
+      problems: result.problems,
+      creates: result.creates,
+      fingerprint: result.fingerprint,
+    };
+  }
+
+  function send(hotelId: string, scope: Scope, fingerprint: string, confirmed: boolean): { pushId: number } {
+    const open = unsettled(hotelId, scope);
+    if (open)
+      throw refused(
+        open.state === 'failed'
+          ? 'The last change was not confirmed by Su: retry it or discard it first.'
+          : 'The last change is still on its way to Su: send again once Su has confirmed it.',
+      );
+    const shown = scope.section === 'details' ? previewDetails(hotelId) : previewFacilities(hotelId, scope.roomId);
+    const problems = Object.entries(shown.problems);
+    if (problems.length) {
+      const [field, message] = problems[0]!;
+      throw new AppFailure({
+        code: 'validation',
+        message,
+        field,
+        fields: shown.problems,
+        retryable: false,
+      });
+    }
+    if (!shown.request) throw refused('Nothing to send: Su already holds exactly this.');
+    if (shown.fingerprint !== fingerprint)
+      throw refused('The draft changed after the preview: preview it again, then send what it shows.', 'stale_preview');
+    if (shown.creates.length && !confirmed)
+      throw refused(
+        `This creates ${shown.creates.map((c) => c.what).join(', ')} at Booking.com. Su does not answer with the new id, so sending the same instance again would create another: confirm to go on.`,
+        'confirmation_needed',
+      );
+
+    const stored = draft<unknown>(hotelId, scope);
+    let after: unknown;
+    if (scope.section === 'details') after = shown.request;
+    else {
+      const view = facilities(hotelId, scope.roomId);
+      after = {
+        facilities: facilitiesAfter(view.record, view.draft, (shown as { sentIds: Set<string> }).sentIds),
+        created: shown.creates.map((c) => c.key),
+      } satisfies FacilitiesAfter;
+    }
+    const kind = scope.section === 'details' ? PROPERTY_KINDS.details : PROPERTY_KINDS.facilities;
+    return database.transaction(() => {
+      const item = outbox.enqueue(kind, entityKey.property(hotelId, scopeKey(scope)), shown.request as never);
+      const row = db
+        .prepare(
+          `INSERT INTO property_pushes (hotel_id, scope, request, after, changes, outbox_id, created_at, reverts, draft_revision)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          hotelId,
+          scopeKey(scope),
+          JSON.stringify(shown.request),
+          JSON.stringify(after),
+          JSON.stringify(shown.changes),
+          item.id,
+          now(),
+          stored?.reverts ?? null,
+          stored?.revision ?? null,
+        );
+      return { pushId: Number(row.lastInsertRowid) };
+    });
+  }
+
+  /** Su's answer as History shows it. */
+  function answerOf(result: unknown): NonNullable<PropertyPush['answer']> {
+    const r = (result ?? {}) as { message?: unknown; ruid?: unknown; propertyId?: unknown };
+    return {
+      message: typeof r.message === 'string' ? r.message : 'Confirmed by Su',
+      ruid: typeof r.ruid === 'string' ? r.ruid : null,
+      propertyId: typeof r.propertyId === 'string' ? r.propertyId : null,
+    };
+  }
+
+  /** Instance ids Su returned for created instances, when it returns any: `[{facility_id, instance_id}]` in order. */
+  function returnedIds(result: unknown): { facilityId: string; instanceId: string }[] {
+    const data = (result as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return [];
+    return data.flatMap((d) => {
+      const o = d as { facility_id?: unknown; instance_id?: unknown };
+      return o && o.facility_id != null && o.instance_id != null
+        ? [{ facilityId: String(o.facility_id), instanceId: String(o.instance_id) }]
+        : [];
+    });
+  }
+
+  function applyConfirmed(push: PushRow, result: unknown): void {
+    const scope = parseScope(push.scope);
+    const at = now();
+    database.transaction(() => {
+      let value: unknown;
+      if (scope.section === 'details') {
+        value = JSON.parse(push.after);
+        // Su answers with the channel's id of the property: the facility set needs it, so it is kept when unknown.
+        const propertyId = answerOf(result).propertyId;
+        const ids = channelIds(push.hotel_id);
+        if (
+          propertyId &&
+          !ids.channelHotelId &&
+          /^[A-Za-z0-9._-]{1,20}$/.test(propertyId) &&
+          propertyId !== push.hotel_id
+        )
+          saveChannelIds(push.hotel_id, { ...ids, channelHotelId: propertyId });
+      } else {
+        const after = JSON.parse(push.after) as FacilitiesAfter;
+        const ids = returnedIds(result);
+        for (const facility of after.facilities)
+          for (const instance of facility.instances) {
+            if (!after.created.includes(instance.key)) continue;
+            instance.createdAt = at;
+            const returned = ids.findIndex((r) => r.facilityId === facility.facilityId);
+            if (returned >= 0) instance.instanceId = ids.splice(returned, 1)[0]!.instanceId;
+          }
+        value = after.facilities;
+      }
+      db.prepare(
+        `INSERT INTO property_records (hotel_id, scope, record, confirmed_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (hotel_id, scope) DO UPDATE SET record = excluded.record, confirmed_at = excluded.confirmed_at`,
+      ).run(push.hotel_id, push.scope, JSON.stringify(value), at);
+      db.prepare('UPDATE property_pushes SET applied_at = ?, answer = ? WHERE id = ?').run(
+        at,
+        JSON.stringify(answerOf(result)),
+        push.id,
+      );
+      // The draft that produced this push is done — that revision exactly: one edited since is kept.
+      if (push.draft_revision !== null)
+        db.prepare('DELETE FROM property_drafts WHERE hotel_id = ? AND scope = ? AND revision = ?').run(
+          push.hotel_id,
+          push.scope,
+          push.draft_revision,
+        );
+    });
+  }
+
+  return {
+    details,
+    saveDetailsDraft,
+    facilities,
+    saveFacilitiesDraft,
+    channelIds,
+    saveChannelIds,
+    preview,
+    send,
+    discardDraft: (hotelId: string, scope: Scope) => ({ discarded: dropDraft(hotelId, scope) }),
+
+    /** The pushes of one property, newest first. */
+    history(hotelId: string): PropertyPush[] {
+      const rows = db
+        .prepare(
+          `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
+        )
+        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
+      return rows.map(toPush);
+    },
+
+    /**
+     * Makes the record an earlier confirmed push left the draft again, to be previewed and sent like any draft. For
+     * facilities, instances Su has now keep their ids, and a facility the earlier record did not have becomes
+     * unavailable (Su cannot remove facilities or instances).
+     */
+    revert(pushId: number): { section: Scope['section']; hotelId: string; roomId: string | null } {
+      const row = db.prepare('SELECT * FROM property_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
+      if (!row) throw refused('This change is not in the history.', 'not_found');
+      if (row.applied_at === null) throw refused('Only a change Su confirmed can be sent again.');
+      const scope = parseScope(row.scope);
+      if (scope.section === 'details') {
+        writeDraft(row.hotel_id, scope, detailsFormOf(JSON.parse(row.after) as PropertyUpdate), pushId);
+        return { section: 'details', hotelId: row.hotel_id, roomId: null };
+      }
+      const then = (JSON.parse(row.after) as FacilitiesAfter).facilities;
+      const current = record<FacilityRecordEntry[]>(row.hotel_id, scope)?.value ?? [];
+      const list: FacilityEntry[] = then.map((f) => {
+        const nowFacility = current.find((c) => c.facilityId === f.facilityId);
+        const instances = f.instances.map((i) => {
+          const nowInstance = nowFacility?.instances.find((c) => c.key === i.key);
+          return { key: i.key, instanceId: nowInstance?.instanceId ?? i.instanceId, details: i.details };
+        });
+        for (const c of nowFacility?.instances ?? [])
+          if (!instances.some((i) => i.key === c.key))
+            instances.push({ key: c.key, instanceId: c.instanceId, details: c.details });
+        return { facilityId: f.facilityId, isAvailable: f.isAvailable, instances };
+      });
+      for (const c of current)
+        if (!then.some((f) => f.facilityId === c.facilityId))
+          list.push({ ...draftOfRecord([c])[0]!, isAvailable: false });
+      writeDraft(row.hotel_id, scope, list, pushId);
+      return {
+        section: 'facilities',
+        hotelId: row.hotel_id,
+        roomId: scope.section === 'facilities' ? scope.roomId : null,
+      };
+    },
+
+    /** When Su confirmed a push: what it sent becomes the record; the draft behind it is cleared. */
+    onOutboxChange(item: OutboxItem): { hotelId: string; scope: Scope } | null {
+      if (!isPropertyKind(item.kind)) return null;
+      const push = db.prepare('SELECT * FROM property_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
+      if (!push) return null;
+      if (item.state === 'sent' && push.applied_at === null) applyConfirmed(push, item.result);
+      return { hotelId: push.hotel_id, scope: parseScope(push.scope) };
+    },
+
+    /** Applies pushes Su confirmed whose record was not written (the app stopped in between): run at start. */
+    recover(): number {
+      const rows = db
+        .prepare(
+          `SELECT p.*, o.result FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
+           WHERE o.state = 'sent' AND p.applied_at IS NULL ORDER BY p.id`,
+        )
+        .all() as (PushRow & { result: string | null })[];
+      for (const push of rows) applyConfirmed(push, push.result ? JSON.parse(push.result) : null);
+      return rows.length;
+    },
+
+    /** Why a push may not be marked as sent by the owner: only one whose outcome is unknown may be. */
+    markSentRefusal(item: OutboxItem): string | null {
+      if (item.state === 'failed' && !item.lastError?.outcomeUnknown)
+        return 'Su refused this change, so it cannot be marked as sent: retry it or discard it.';
+      return null;
+    },
+  };
+}
+
+export type PropertyService = ReturnType<typeof createPropertyService>;

@@ -1,0 +1,146 @@
+import {
+  DETAILS_LABELS,
+  facilityName,
+  fieldOfPath,
+  sameJson,
+  type DetailsField,
+  type FacilityEntry,
+  type FacilityRecordEntry,
+  type FieldChange,
+  type PropertyUpdate,
+} from '../../shared/property';
+
+// Pure helpers of the property feature: the scope keys it stores by, and the field-by-field differences it shows.
+
+/** Where a draft, record or push belongs: the details, or the facilities of the property ('') or of one room. */
+export type Scope = { section: 'details' } | { section: 'facilities'; roomId: string | null };
+
+export const scopeKey = (scope: Scope) =>
+  scope.section === 'details' ? 'details' : `facilities:${scope.roomId ?? ''}`;
+
+export function parseScope(key: string): Scope {
+  if (key === 'details') return { section: 'details' };
+  const roomId = key.slice('facilities:'.length);
+  return { section: 'facilities', roomId: roomId || null };
+}
+
+/** Leaf values of an object by dotted path (`physical_address.city_name`); lists of plain values joined. */
+export function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
+    if (value.length) out[prefix] = value.join(', ');
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => flatten(v, prefix ? `${prefix}.${i}` : String(i), out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (value !== undefined && value !== null && value !== '') {
+    out[prefix] = String(value);
+  }
+  return out;
+}
+
+/** Field by field, what a details request changes against the record Su confirmed (all of it when there is none). */
+export function detailsChanges(record: PropertyUpdate | null, request: PropertyUpdate): FieldChange[] {
+  const before = flatten(record ?? {});
+  const after = flatten(request);
+  const paths = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((p) => p !== 'hotel_id');
+  return paths
+    .filter((p) => before[p] !== after[p])
+    .map((path) => ({
+      path,
+      label: DETAILS_LABELS[fieldOfPath(path) as DetailsField] ?? path,
+      before: before[path] ?? null,
+      after: after[path] ?? null,
+    }));
+}
+
+const yesNo = (v: boolean | undefined) => (v === undefined ? null : v ? 'available' : 'not available');
+
+/** What a facilities draft changes against the record: availability, and each instance's details by path. */
+export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEntry[]): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const entry of draft) {
+    const name = facilityName(entry.facilityId);
+    const was = record.find((r) => r.facilityId === entry.facilityId);
+    if (!was || was.isAvailable !== entry.isAvailable)
+      changes.push({
+        path: `${entry.facilityId}.is_available`,
+        label: name,
+        before: yesNo(was?.isAvailable),
+        after: yesNo(entry.isAvailable),
+      });
+    entry.instances.forEach((instance, n) => {
+      const old = was?.instances.find((i) => i.key === instance.key);
+      if (old && old.instanceId === instance.instanceId && sameJson(old.details, instance.details)) return;
+      const which = instance.instanceId
+        ? `instance ${instance.instanceId}`
+        : old
+          ? `instance ${n + 1}`
+          : 'new instance';
+      const before = flatten(old?.details ?? {});
+      const after = flatten(instance.details);
+      if (old?.instanceId !== instance.instanceId)
+        changes.push({
+          path: `${entry.facilityId}.${instance.key}.instance_id`,
+          label: `${name} · ${which}: id at Booking.com`,
+          before: old?.instanceId ?? null,
+          after: instance.instanceId,
+        });
+      const paths = [...new Set([...Object.keys(after), ...Object.keys(before)])];
+      for (const path of paths.filter((p) => before[p] !== after[p]))
+        changes.push({
+          path: `${entry.facilityId}.${instance.key}.${path}`,
+          label: `${name} · ${which}: ${path.replace(/_details\./, ' ').replace(/_/g, ' ')}`,
+          before: before[path] ?? null,
+          after: after[path] ?? null,
+        });
+      if (!old && paths.length === 0)
+        changes.push({
+          path: `${entry.facilityId}.${instance.key}`,
+          label: `${name} · new instance`,
+          before: null,
+          after: 'added',
+        });
+    });
+  }
+  return changes;
+}
+
+/** A record without what only the app knows about it (when an instance was created): the draft it stands for. */
+export const draftOfRecord = (record: FacilityRecordEntry[]): FacilityEntry[] =>
+  record.map((f) => ({
+    facilityId: f.facilityId,
+    isAvailable: f.isAvailable,
+    instances: f.instances.map((i) => ({ key: i.key, instanceId: i.instanceId, details: i.details })),
+  }));
+
+/**
+ * The record a facilities push leaves once Su confirmed it: the draft's facilities that changed replace the
+ * record's, instances keep when they were created, and new ones are created now.
+ */
+export function facilitiesAfter(
+  record: FacilityRecordEntry[],
+  draft: FacilityEntry[],
+  sentFacilityIds: Set<string>,
+): FacilityRecordEntry[] {
+  const after = record.map((f) => ({ ...f, instances: [...f.instances] }));
+  for (const entry of draft) {
+    if (!sentFacilityIds.has(entry.facilityId)) continue;
+    const was = record.find((r) => r.facilityId === entry.facilityId);
+    const next: FacilityRecordEntry = {
+      facilityId: entry.facilityId,
+      isAvailable: entry.isAvailable,
+      instances: entry.instances
+        // An instance changed without an id was not sent: the record keeps it as it was.
+        .map((i) => {
+          const old = was?.instances.find((o) => o.key === i.key);
+          if (old && !i.instanceId && !(sameJson(old.details, i.details) && old.instanceId === i.instanceId))
+            return old;
+          return { ...i, createdAt: old ? old.createdAt : null };
+        }),
+    };
+    const at = after.findIndex((f) => f.facilityId === entry.facilityId);
+    if (at >= 0) after[at] = next;
+    else after.push(next);
+  }
+  return after;
+}
