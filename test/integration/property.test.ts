@@ -254,7 +254,7 @@ describe('facilities', () => {
     expect(blocked.result).toMatchObject({ ok: false, error: { field: `${at}.instances.0.instanceId` } });
 
     // With the id from the extranet it is an update of that instance.
-    const [{ instance_id }] = await atSu();
+    const instance_id = (await atSu())[0]!.instance_id;
     const withId = record.draft.map((f) =>
       f.facilityId === '2' ? parking('p1', 'Street parking (free)', instance_id) : f,
     );
