@@ -52,6 +52,14 @@ describe('property update', () => {
     expect(content.propertyRecord).toEqual(valid);
   });
 
+  it('a property name with CJK ideographs is refused, naming the field', async () => {
+    const answer = await h.main('bdc/property/update', { ...valid, property_name: 'Harbour 港景' });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { Status: 'Fail', Errors: [], Message: expect.stringMatching(/^property_name: .*CJK ideographs/) },
+    });
+  });
+
   it('a legal entity without a valid contract fails with a Message', async () => {
     const answer = await h.main('bdc/property/update', { ...valid, legal_entity_id: 'LE-99999' });
     expect(answer).toMatchObject({

@@ -318,3 +318,42 @@ describe('facilities', () => {
     expect((await call('property.facilities', { hotelId: LOFT, roomId: null })).hasDraft).toBe(true);
   });
 });
+
+describe('a value Su does not accept', () => {
+  it('Su’s deserialization message shows by the value in the draft it names', async () => {
+    const view = await call('property.facilities', { hotelId: LOFT, roomId: null });
+    const valet: FacilityEntry = {
+      facilityId: '2',
+      isAvailable: true,
+      instances: [
+        {
+          key: 'valet',
+          instanceId: null,
+          // An access the contract does not list ("others: not shown"): the app lets Su judge it.
+          details: {
+            parking_details: { name: 'Valet', parking_access: 'VALET_ONLY' },
+            payment_details: { charge_mode: 'PAID' },
+          },
+        },
+      ],
+    };
+    const draft = [...view.draft, valet];
+    await call('property.saveFacilitiesDraft', { hotelId: LOFT, roomId: null, draft });
+    const preview = await call('property.preview', { section: 'facilities', hotelId: LOFT, roomId: null });
+    expect(preview.problems).toEqual({});
+    await call('property.send', {
+      section: 'facilities',
+      hotelId: LOFT,
+      roomId: null,
+      fingerprint: preview.fingerprint!,
+      confirmed: true,
+    });
+    const [push] = await eventually(
+      () => call('property.history', { hotelId: LOFT }),
+      (h) => h[0]!.state === 'failed',
+    );
+    const field = `${draft.length - 1}.instances.0.details.parking_details.parking_access`;
+    expect(push!.error).toMatchObject({ field, message: expect.stringMatching(/ONLY_GUESTS, GENERAL_PUBLIC/) });
+    expect(push!.error!.fields).toEqual({ [field]: push!.error!.message });
+  });
+});

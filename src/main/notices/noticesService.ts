@@ -178,12 +178,14 @@ export function createNoticesService(deps: {
   /** Checks properties one request at a time; a second call while one runs waits for it and then runs. */
   function run(hotelIds: string[]): Promise<void> {
     const previous = inFlight ?? Promise.resolve();
-    const next = previous.then(async () => {
-      for (const hotelId of hotelIds) await checkOne(hotelId);
-    });
-    inFlight = next.finally(() => {
-      if (inFlight === next) inFlight = null;
-    });
+    const next: Promise<void> = previous
+      .then(async () => {
+        for (const hotelId of hotelIds) await checkOne(hotelId);
+      })
+      .finally(() => {
+        if (inFlight === next) inFlight = null;
+      });
+    inFlight = next;
     return next;
   }
 

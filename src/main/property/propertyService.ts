@@ -19,7 +19,7 @@ import {
   type PropertyPush,
   type PropertyUpdate,
 } from '../../shared/property';
-import { AppFailure } from '../../shared/result';
+import { AppFailure, type AppError } from '../../shared/result';
 import type { Database } from '../db/database';
 import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
@@ -27,10 +27,12 @@ import type { OutboxItem } from '../outbox/types';
 import {
   detailsChanges,
   draftOfRecord,
+  draftPathOf,
   facilitiesAfter,
   facilityChanges,
   parseScope,
   scopeKey,
+  type RequestSources,
   type Scope,
 } from './records';
 
@@ -59,8 +61,8 @@ type PushRow = {
 };
 /** A draft as stored: what was typed, and the push it reverts when it came from Revert. */
 type StoredDraft<T> = { value: T; reverts: number | null };
-/** The facilities record a push leaves, and the keys of the instances it creates. */
-type FacilitiesAfter = { facilities: FacilityRecordEntry[]; created: string[] };
+/** The facilities record a push leaves, the keys of the instances it creates, and where its parts are in the draft. */
+type FacilitiesAfter = { facilities: FacilityRecordEntry[]; created: string[]; sources?: RequestSources };
 
 const fingerprintOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
@@ -144,6 +146,11 @@ export function createPropertyService(deps: {
 
   function toPush(r: PushRow & { state: string; last_error: string | null }): PropertyPush {
     const scope = parseScope(r.scope);
+    let error = r.last_error ? (JSON.parse(r.last_error) as AppError) : null;
+    // Su names a request path; the owner's field is that place in the draft the push was made from.
+    const sources = scope.section === 'facilities' ? (JSON.parse(r.after) as FacilitiesAfter).sources : undefined;
+    const at = error?.field && sources ? draftPathOf(error.field, sources) : null;
+    if (error && at) error = { ...error, field: at, fields: { [at]: error.message } };
     return {
       id: r.id,
       section: scope.section,
@@ -152,7 +159,7 @@ export function createPropertyService(deps: {
       appliedAt: r.applied_at,
       state: r.state,
       outboxId: r.outbox_id,
-      error: r.last_error ? JSON.parse(r.last_error) : null,
+      error,
       answer: r.answer ? JSON.parse(r.answer) : null,
       request: JSON.parse(r.request),
       changes: JSON.parse(r.changes),
@@ -238,7 +245,10 @@ export function createPropertyService(deps: {
     return facilities(hotelId, roomId);
   }
 
-  function previewFacilities(hotelId: string, roomId: string | null): PropertyPreview & { sentIds?: Set<string> } {
+  function previewFacilities(
+    hotelId: string,
+    roomId: string | null,
+  ): PropertyPreview & { sentIds?: Set<string>; sources?: RequestSources } {
     const view = facilities(hotelId, roomId);
     const problems: Record<string, string> = {};
     const ids = view.channelIds;
@@ -258,13 +268,7 @@ export function createPropertyService(deps: {
       // The client's own schema, each problem by its place in the draft (`2.instances.0.parking_details.name`).
       for (const [path, message] of Object.entries(checkFacilityRequest(composed.request))) {
         if (path === 'channel_hotel_id' || path === 'hotel_id' || path === 'channel_room_id') continue;
-        const m = /^facilities\.(\d+)(?:\.instances\.(\d+))?(?:\.(.*))?$/.exec(path);
-        const source = m ? composed.sources[Number(m[1])] : undefined;
-        if (!m || !source) problems[path] = message;
-        else if (m[2] === undefined) problems[`${source.facility}${m[3] ? `.${m[3]}` : ''}`] = message;
-        else
-          problems[`${source.facility}.instances.${source.instances[Number(m[2])]}${m[3] ? `.details.${m[3]}` : ''}`] =
-            message;
+        problems[draftPathOf(path, composed.sources) ?? path] = message;
       }
     }
     const sendable = composed.request && Object.keys(problems).length === 0;
@@ -275,6 +279,7 @@ export function createPropertyService(deps: {
       creates: composed.creates,
       fingerprint: sendable ? fingerprintOf(composed.request) : null,
       sentIds: new Set(composed.request?.facilities.map((f) => String(f.facility_id)) ?? []),
+      sources: composed.sources,
     };
   }
 
@@ -328,6 +333,7 @@ export function createPropertyService(deps: {
       after = {
         facilities: facilitiesAfter(view.record, view.draft, (shown as { sentIds: Set<string> }).sentIds),
         created: shown.creates.map((c) => c.key),
+        sources: (shown as { sources: RequestSources }).sources,
       } satisfies FacilitiesAfter;
     }
     const kind = scope.section === 'details' ? PROPERTY_KINDS.details : PROPERTY_KINDS.facilities;

@@ -144,3 +144,21 @@ export function facilitiesAfter(
   }
   return after;
 }
+
+/** Where each facility of a request came from in the draft: its index, and each of its instances' indexes. */
+export type RequestSources = { facility: number; instances: number[] }[];
+
+/**
+ * A request path (`facilities.1.instances.0.parking_details.name`) as its place in the draft
+ * (`3.instances.2.details.parking_details.name`), so a problem shows by the field the owner typed in; null for a
+ * path outside the facilities.
+ */
+export function draftPathOf(path: string, sources: RequestSources): string | null {
+  const m = /^facilities\.(\d+)(?:\.instances\.(\d+))?(?:\.(.*))?$/.exec(path.replace(/\[(\d+)\]/g, '.$1'));
+  const source = m ? sources[Number(m[1])] : undefined;
+  if (!m || !source) return null;
+  if (m[2] === undefined) return `${source.facility}${m[3] ? `.${m[3]}` : ''}`;
+  const instance = source.instances[Number(m[2])];
+  if (instance === undefined) return `${source.facility}`;
+  return `${source.facility}.instances.${instance}${m[3] ? (m[3] === 'instance_id' ? '.instanceId' : `.details.${m[3]}`) : ''}`;
+}

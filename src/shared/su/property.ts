@@ -42,7 +42,10 @@ export const propertyUpdateSchema = z
       .min(1, 'At least 1.'),
     primary_language: languageTag.optional(),
     languages_spoken: z.array(languageTag).optional(),
-    room_count: z.number({ message: 'The number of rooms is a number, and required.' }).int('A whole number.').min(1, 'At least 1.'),
+    room_count: z
+      .number({ message: 'The number of rooms is a number, and required.' })
+      .int('A whole number.')
+      .min(1, 'At least 1.'),
     floor_count: z
       .number({ message: 'The number of floors is a number.' })
       .int('A whole number.')

@@ -63,6 +63,12 @@ async function start(): Promise<void> {
           body: m.preview,
           onClick: () => showWindow(`#/inbox/${m.threadId}`),
         }),
+      newNotice: (n) =>
+        showNativeNotification({
+          title: `Airbnb: ${n.title}`,
+          body: n.subtitle,
+          onClick: () => showWindow(`#/property/${encodeURIComponent(n.hotelId)}/notices`),
+        }),
       unreadCount: (n) => tray?.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
     },
   });
