@@ -357,3 +357,40 @@ describe('a value Su does not accept', () => {
     expect(push!.error!.fields).toEqual({ [field]: push!.error!.message });
   });
 });
+
+describe('a restart', () => {
+  it('a push Su confirmed just before the app stopped is in the record at start, and its draft is done', async () => {
+    const view = await call('property.details', { hotelId: LOFT });
+    const typed = { ...view.form, stars: '4' };
+    await call('property.saveDetailsDraft', { hotelId: LOFT, form: typed });
+    const { push } = await sendDetails(LOFT);
+    expect(push.state).toBe('sent');
+    // As if the app had stopped between the outbox's commit of "sent" and the record's: the old record, the draft
+    // the push was made from, no answer recorded.
+    const { db } = ctx!.core.db;
+    const { draft_revision } = db.prepare('SELECT draft_revision FROM property_pushes WHERE id = ?').get(push.id) as {
+      draft_revision: number;
+    };
+    db.prepare('UPDATE property_pushes SET applied_at = NULL, answer = NULL WHERE id = ?').run(push.id);
+    db.prepare(`UPDATE property_records SET record = ? WHERE hotel_id = ? AND scope = 'details'`).run(
+      JSON.stringify(view.record),
+      LOFT,
+    );
+    db.prepare(
+      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at) VALUES (?, 'details', ?, ?, 0)`,
+    ).run(LOFT, JSON.stringify({ value: typed, reverts: null }), draft_revision);
+    const dataDir = ctx!.dataDir;
+    await ctx!.core.close();
+    ctx = await startTestCore({ dataDir });
+    const after = await call('property.details', { hotelId: LOFT });
+    expect(after.record!.stars).toBe('4');
+    expect(after.hasDraft).toBe(false);
+    expect((await call('property.history', { hotelId: LOFT })).find((p) => p.id === push.id)!.answer).not.toBeNull();
+
+    // A draft typed now survives the next restart as typed, mistakes included.
+    await call('property.saveDetailsDraft', { hotelId: LOFT, form: { ...after.form, room_count: '1x' } });
+    await ctx!.core.close();
+    ctx = await startTestCore({ dataDir });
+    expect((await call('property.details', { hotelId: LOFT })).form.room_count).toBe('1x');
+  });
+});

@@ -101,9 +101,18 @@ export function createPropertyService(deps: {
 
   function writeDraft(hotelId: string, scope: Scope, value: unknown, reverts: number | null): void {
     db.prepare(
-      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at) VALUES (?, ?, ?, 1, ?)
+      // Revisions only grow, also across a draft that was cleared: a confirmation clears the revision it was made
+      // from, never a newer draft that happens to count from 1 again.
+      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at)
+       VALUES (:hotel, :scope, :draft,
+         1 + coalesce((SELECT max(draft_revision) FROM property_pushes WHERE hotel_id = :hotel AND scope = :scope), 0), :now)
        ON CONFLICT (hotel_id, scope) DO UPDATE SET draft = excluded.draft, revision = revision + 1, updated_at = excluded.updated_at`,
-    ).run(hotelId, scopeKey(scope), JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>), now());
+    ).run({
+      hotel: hotelId,
+      scope: scopeKey(scope),
+      draft: JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>),
+      now: now(),
+    });
   }
 
   function dropDraft(hotelId: string, scope: Scope): boolean {

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { detailsChanges, draftPathOf, facilitiesAfter, facilityChanges } from '../../src/main/property/records';
+import {
+  composeFacilities,
+  detailsFormOf,
+  detailsRequest,
+  emptyDetailsForm,
+  fieldOfPath,
+  type DetailsForm,
+  type FacilityRecordEntry,
+} from '../../src/shared/property';
+
+const filled = (): DetailsForm => ({
+  ...emptyDetailsForm(),
+  legal_entity_id: 'LE-1',
+  property_name: 'Harbour View',
+  property_category: '20',
+  'physical_address.address_line': 'Nyhavn 31',
+  'physical_address.city_name': 'Copenhagen',
+  'physical_address.country_code': 'dk',
+  'position.latitude': '55,6797',
+  'position.longitude': '12.5907',
+  'check_in.from': '15:00',
+  'check_out.until': '11:00',
+  room_count: '3',
+});
+
+describe('the details form and its request', () => {
+  it('becomes the exact request: numbers as numbers, codes upper-case, empty optional fields left out', () => {
+    const made = detailsRequest('H1', filled());
+    expect(made).toEqual({
+      ok: true,
+      request: {
+        hotel_id: 'H1',
+        legal_entity_id: 'LE-1',
+        position: { latitude: 55.6797, longitude: 12.5907 },
+        check_in: { from: '15:00' },
+        check_out: { until: '11:00' },
+        property_name: 'Harbour View',
+        property_category: 20,
+        room_count: 3,
+        target: 'production',
+        physical_address: {
+          city_name: 'Copenhagen',
+          country_code: 'DK',
+          address_line: 'Nyhavn 31',
+          display_address: true,
+        },
+      },
+    });
+    // And back: the form of a record is what the owner typed (normalized).
+    if (made.ok) expect(detailsRequest('H1', detailsFormOf(made.request))).toEqual(made);
+  });
+
+  it('names every problem by the field the owner types in', () => {
+    const made = detailsRequest('H1', {
+      ...filled(),
+      'position.latitude': '',
+      'check_out.until': '11:15',
+      floor_count: 'ground',
+      'translations.property_name': 'Havneudsigt',
+    });
+    expect(made.ok).toBe(false);
+    if (made.ok) return;
+    expect(Object.keys(made.error.fields!).sort()).toEqual(
+      [
+        'check_out.until',
+        'floor_count',
+        'position.latitude',
+        'translations.address_line',
+        'translations.city_name',
+        'translations.language_code',
+      ].sort(),
+    );
+    expect(made.error.fields!['floor_count']).toBe('The number of floors is a number.');
+    expect(made.error.message).toMatch(/^[A-Z]/);
+  });
+
+  it('maps request paths to form fields', () => {
+    expect(fieldOfPath('languages_spoken.2')).toBe('languages_spoken');
+    expect(fieldOfPath('physical_address.city_name')).toBe('physical_address.city_name');
+    expect(fieldOfPath('position')).toBe('position.latitude');
+    expect(fieldOfPath('legal_entity_id')).toBe('legal_entity_id');
+  });
+
+  it('lists changes field by field, labelled in the owner’s words', () => {
+    const a = detailsRequest('H1', filled());
+    const b = detailsRequest('H1', { ...filled(), 'check_in.until': '22:00', languages_spoken: ['da', 'en'] });
+    if (!a.ok || !b.ok) throw new Error('valid forms');
+    expect(detailsChanges(a.request, b.request)).toEqual([
+      { path: 'check_in.until', label: 'Check-in until', before: null, after: '22:00' },
+      { path: 'languages_spoken', label: 'Languages spoken', before: null, after: 'da, en' },
+    ]);
+    expect(detailsChanges(null, a.request).length).toBeGreaterThan(10);
+  });
+});
+
+describe('facilities: what a draft sends', () => {
+  const ids = { hotel_id: 'H1', channel_hotel_id: '77' };
+  const record: FacilityRecordEntry[] = [
+    {
+      facilityId: '2',
+      isAvailable: true,
+      instances: [
+        { key: 'known', instanceId: '501', details: { parking_details: { name: 'Yard' } }, createdAt: null },
+        { key: 'made', instanceId: null, details: { parking_details: { name: 'Street' } }, createdAt: 1 },
+      ],
+    },
+    { facilityId: '91', isAvailable: true, instances: [] },
+  ];
+  const draft = () => record.map((f) => ({ ...f, instances: f.instances.map(({ createdAt: _, ...i }) => ({ ...i })) }));
+
+  it('nothing when nothing changed', () => {
+    expect(composeFacilities(ids, record, draft())).toMatchObject({ request: null, creates: [], problems: {} });
+    expect(facilityChanges(record, draft())).toEqual([]);
+  });
+
+  it('a changed facility goes with the instances Su knows by id, never with one created without an id', () => {
+    const d = draft();
+    d[0]!.instances[0]!.details = { parking_details: { name: 'Back yard' } };
+    const out = composeFacilities(ids, record, d);
+    expect(out.request).toEqual({
+      ...ids,
+      facilities: [
+        {
+          facility_id: '2',
+          is_available: true,
+          instances: [{ instance_id: '501', parking_details: { name: 'Back yard' } }],
+        },
+      ],
+    });
+    expect(out.creates).toEqual([]);
+    expect(out.sources).toEqual([{ facility: 0, instances: [0] }]);
+    expect(facilityChanges(record, d)).toEqual([
+      {
+        path: '2.known.parking_details.name',
+        label: 'Parking · instance 501: parking name',
+        before: 'Yard',
+        after: 'Back yard',
+      },
+    ]);
+  });
+
+  it('a new instance is a create; changing one created without an id is a problem on its id', () => {
+    const d = draft();
+    d[0]!.instances.push({ key: 'new', instanceId: null, details: { parking_details: { name: 'Garage' } } });
+    d[0]!.instances[1]!.details = { parking_details: { name: 'Street (free)' } };
+    const out = composeFacilities(ids, record, d);
+    expect(out.creates).toEqual([{ facilityId: '2', key: 'new', what: 'a new Parking instance (“Garage”)' }]);
+    expect(out.problems).toEqual({ '0.instances.1.instanceId': expect.stringMatching(/would create a second one/) });
+    expect(out.request!.facilities[0]!.instances).toEqual([
+      { instance_id: '501', parking_details: { name: 'Yard' } },
+      { parking_details: { name: 'Garage' } },
+    ]);
+    expect(out.sources).toEqual([{ facility: 0, instances: [0, 2] }]);
+    // The record it leaves: the new instance kept (its creation time set on confirmation), the unsent change not.
+    const after = facilitiesAfter(record, d, new Set(['2']));
+    expect(after[0]!.instances.map((i) => [i.key, i.details])).toEqual([
+      ['known', { parking_details: { name: 'Yard' } }],
+      ['made', { parking_details: { name: 'Street' } }],
+      ['new', { parking_details: { name: 'Garage' } }],
+    ]);
+  });
+
+  it('a problem Su names by request path lands on the draft’s value', () => {
+    const sources = [{ facility: 3, instances: [0, 2] }];
+    expect(draftPathOf('facilities[0].instances[1].parking_details.parking_access', sources)).toBe(
+      '3.instances.2.details.parking_details.parking_access',
+    );
+    expect(draftPathOf('facilities.0.instances.0.instance_id', sources)).toBe('3.instances.0.instanceId');
+    expect(draftPathOf('facilities.0.is_available', sources)).toBe('3.is_available');
+    expect(draftPathOf('channel_hotel_id', sources)).toBeNull();
+  });
+});
