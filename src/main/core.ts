@@ -130,6 +130,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     fetch: (hotelId) => connection.provider().notifications.fetch({ hotelid: hotelId }),
     properties: () => rates.properties().flatMap((p) => (p.channels.includes('244') ? [p.hotelId] : [])),
+    offline: () => (outbox.unreachableUntil() ?? 0) > now(),
     onChanged: noticesNews({
       events,
       notifier: deps.notifier?.newNotice ? (deps.notifier as NoticeNotifier) : undefined,

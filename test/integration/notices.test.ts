@@ -117,11 +117,13 @@ describe('the schedule', () => {
     const hotels = [HARBOUR, 'NOPE-1'];
     let inFlight = 0;
     let most = 0;
+    let offline = false;
     const provider = ctx!.core.connection.provider();
     const service = createNoticesService({
       database,
       now: () => clock,
       properties: () => hotels,
+      offline: () => offline,
       fetch: async (hotelId) => {
         inFlight++;
         most = Math.max(most, inFlight);
@@ -154,6 +156,14 @@ describe('the schedule', () => {
       await service.checkDue();
     }
     expect(checks()['NOPE-1']!.nextAt! - clock).toBe(NOTICE_TIMING.maxBackoffMs);
+    // While Su is known to be unreachable nothing is tried, and nothing counts as a failure.
+    offline = true;
+    clock += 24 * 3600_000;
+    const tried = checks()[HARBOUR]!.lastTriedAt;
+    expect(await service.checkDue()).toBe(0);
+    expect(checks()[HARBOUR]!.lastTriedAt).toBe(tried);
+    offline = false;
+    expect(await service.checkDue()).toBe(2);
     // Checked over and over: the two notices are still two rows.
     expect(service.list(HARBOUR).notices).toHaveLength(2);
   });

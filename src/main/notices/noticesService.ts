@@ -56,6 +56,8 @@ export function createNoticesService(deps: {
   fetch: (hotelId: string) => Promise<AccountNotifications[]>;
   /** The properties with Airbnb among their channels: only those are checked. */
   properties: () => string[];
+  /** True while Su is known to be unreachable (the outbox's backoff): the background checks wait. */
+  offline?: () => boolean;
   /** Told after every check or change: the notices new since the last check, and the unseen count. */
   onChanged?: (change: { added: Notice[]; unseen: number; firstCheck: boolean }) => void;
   timing?: typeof NOTICE_TIMING;
@@ -207,7 +209,7 @@ export function createNoticesService(deps: {
     },
     /** Checks the properties whose time has come (the poller's tick). Returns how many were checked. */
     async checkDue(): Promise<number> {
-      if (inFlight) return 0;
+      if (inFlight || deps.offline?.()) return 0;
       const at = now();
       const due = deps.properties().filter((hotelId) => {
         const row = db.prepare('SELECT next_at FROM notice_checks WHERE hotel_id = ?').get(hotelId) as
