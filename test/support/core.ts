@@ -3,6 +3,7 @@ import { startCoreWithDemo, type DemoRunOptions } from '../../src/main/demo/star
 import type { TunnelProvider } from '../../src/main/push/tunnel';
 import { createFileSecretStore } from '../../src/main/config/secretStore';
 import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { eventually } from './eventually';
 import { tempDir } from './tempDir';
 
 /**
@@ -33,6 +34,13 @@ export async function startTestCore(
     ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
     demoRun: options.demoRun ?? { deliveries: false },
   });
+  // On the demo, the demo sends its property records and facilities at start; a test begins once Su has them, so
+  // what it sends and counts is its own.
+  const open = core.db.db.prepare(`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending')`);
+  await eventually(
+    async () => (open.get() as { n: number }).n,
+    (n) => n === 0,
+  );
   return {
     core,
     dataDir: dir.path,

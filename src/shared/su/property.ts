@@ -3,7 +3,7 @@ import { currencySchema, hotelIdSchema, idSchema, textSchema } from './common';
 
 /** Check-in and check-out times are an enumeration of half hours, HH:00 or HH:30. */
 const time = z
-  .string({ message: 'Choose a time, such as 15:00.' })
+  .string({ message: 'Choose a time (HH:MM), such as 15:00.' })
   .trim()
   .regex(/^([01]\d|2[0-3]):(00|30)$/, 'A time on the hour or half hour, HH:MM, such as 15:00 or 15:30.');
 /** Booking.com refuses a property name with CJK ideographs (Chinese, Japanese kanji, Korean hanja). */
@@ -38,8 +38,7 @@ export const propertyUpdateSchema = z
     ),
     property_category: z
       .number({ message: 'The property category is a number.' })
-      .int('A whole number.')
-      .min(1, 'At least 1.'),
+      .int('A whole number.'),
     primary_language: languageTag.optional(),
     languages_spoken: z.array(languageTag).optional(),
     room_count: z
