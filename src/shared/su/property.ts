@@ -36,9 +36,7 @@ export const propertyUpdateSchema = z
       (name) => !CJK_IDEOGRAPH.test(name),
       'Booking.com does not accept Chinese, Japanese or Korean ideographs in the property name; put the local name in the translation.',
     ),
-    property_category: z
-      .number({ message: 'The property category is a number.' })
-      .int('A whole number.'),
+    property_category: z.number({ message: 'The property category is a number.' }).int('A whole number.'),
     primary_language: languageTag.optional(),
     languages_spoken: z.array(languageTag).optional(),
     room_count: z
