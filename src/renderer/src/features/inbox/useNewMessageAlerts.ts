@@ -18,6 +18,26 @@ export function browserNotificationsAvailable(host: string | undefined): boolean
 }
 
 /**
+ * Raises a browser notification (browser mode, permission granted) when the window is in the background; a click
+ * brings the window forward and calls `open`. The inbox's new messages and the Property screen's notices use it.
+ */
+export function notifyInBackground(
+  host: string | undefined,
+  title: string,
+  options: NotificationOptions,
+  open: () => void,
+): void {
+  const watching = document.visibilityState === 'visible' && document.hasFocus();
+  if (watching || !browserNotificationsAvailable(host) || Notification.permission !== 'granted') return;
+  const notification = new Notification(title, options);
+  notification.onclick = () => {
+    window.focus();
+    open();
+    notification.close();
+  };
+}
+
+/**
  * A new guest message gets the owner's attention wherever they are in the app: a toast in the window, and in
  * browser mode a browser notification when the window is in the background (if the owner allowed them).
  * Either one opens the thread when clicked. Returns the handler for the app's Toast clicks.
@@ -64,16 +84,12 @@ export function useNewMessageAlerts() {
     const watching = document.visibilityState === 'visible' && document.hasFocus();
     // The owner is looking at this very conversation: the message is already on screen.
     if (!(watching && inbox.openId === m.threadId)) showToast(m, guest);
-    if (watching || !browserNotificationsAvailable(app.info?.host) || Notification.permission !== 'granted') return;
-    const notification = new Notification(`${guest} · ${m.channelName}`, {
-      body: m.preview,
-      tag: `innkeeper-thread-${m.threadId}`,
-    });
-    notification.onclick = () => {
-      window.focus();
-      void openThread(m.threadId);
-      notification.close();
-    };
+    notifyInBackground(
+      app.info?.host,
+      `${guest} · ${m.channelName}`,
+      { body: m.preview, tag: `innkeeper-thread-${m.threadId}` },
+      () => void openThread(m.threadId),
+    );
   }
 
   let stop: (() => void) | undefined;
