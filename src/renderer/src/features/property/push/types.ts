@@ -1,0 +1,24 @@
+import type { PropertyPreview, PropertyPush, PropertySection } from '@shared/property';
+import type { AppError } from '@shared/result';
+
+/**
+ * What the pending bar and the preview dialog need of a tab's store (details or facilities): the draft's state,
+ * the push on its way, the preview, and the owner's actions.
+ */
+export interface DraftFlow {
+  readonly section: PropertySection;
+  readonly changed: boolean;
+  readonly saveState: 'idle' | 'saving' | 'saved' | 'failed';
+  readonly saveError: AppError | null;
+  readonly pending: PropertyPush | null;
+  readonly preview: PropertyPreview | null;
+  readonly previewError: AppError | null;
+  readonly previewLoading: boolean;
+  readonly dialogOpen: boolean;
+  refreshPreview(): Promise<void>;
+  discardDraft(): Promise<AppError | null>;
+  openPreview(): void;
+  closePreview(): void;
+  load(): Promise<void>;
+  send(confirmed: boolean): Promise<AppError | null>;
+}
