@@ -1,6 +1,7 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
 import ConnectionView from '@renderer/features/connection/ConnectionView.vue';
 import InboxView from '@renderer/features/inbox/InboxView.vue';
+import PropertyView from '@renderer/features/property/PropertyView.vue';
 import RatesView from '@renderer/features/rates/RatesView.vue';
 import { setScreenTitle } from './title';
 
@@ -26,6 +27,12 @@ export const routes: RouteRecordRaw[] = [
     path: '/rates',
     component: RatesView,
     meta: { title: 'Rates & availability', icon: 'pi pi-calendar' } satisfies NavMeta,
+  },
+  {
+    // One screen: the property and the tab are in the address (a notice's alert opens its property's notices).
+    path: '/property',
+    meta: { title: 'Property', icon: 'pi pi-building' } satisfies NavMeta,
+    children: [{ path: ':hotelId?/:tab(details|facilities|notices)?', name: 'property', component: PropertyView }],
   },
   {
     path: '/connection',

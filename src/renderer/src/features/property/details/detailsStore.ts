@@ -107,7 +107,7 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
       touched.value = new Set();
       showAll.value = false;
       sendError.value = null;
-      flow.clear();
+      flow.reset();
       hotelId.value = id;
     }
     await load();
@@ -173,6 +173,8 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
     previewError: flow.previewError,
     previewLoading: flow.loading,
     dialogOpen: flow.dialogOpen,
+    lastPushId: flow.lastPushId,
+    dismissPush: () => (flow.lastPushId.value = null),
     closePreview: () => (flow.dialogOpen.value = false),
     refreshPreview: flow.refresh,
     sendError,

@@ -18,7 +18,7 @@ export interface DetailFieldSpec {
 /** The detail objects edited as a list of values (schedules and closures have their own rows). */
 export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
   parking_details: [
-    { key: 'name', label: 'Name', kind: 'text', help: 'Optional, such as “Garage”.' },
+    { key: 'name', label: 'Name', kind: 'text', help: 'Such as “Garage”.' },
     { key: 'parking_location', label: 'Where', kind: 'enum', values: FACILITY_ENUMS.parking_location },
     {
       key: 'parking_access',
@@ -78,14 +78,18 @@ export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
   internet_details: [
     { key: 'area', label: 'Where', kind: 'enum', values: FACILITY_ENUMS.internet_area, required: true },
     { key: 'type', label: 'Connection', kind: 'enum', values: FACILITY_ENUMS.internet_type, required: true },
-    { key: 'wifi_info.network_name', label: 'Wi-Fi name', kind: 'text', help: 'Optional, with the speeds.' },
+    { key: 'wifi_info.network_name', label: 'Wi-Fi name', kind: 'text', help: 'Sent together with the speeds.' },
     { key: 'wifi_info.speed_download', label: 'Download speed', kind: 'text', help: 'Such as 100 Mbps.' },
     { key: 'wifi_info.speed_upload', label: 'Upload speed', kind: 'text', help: 'Such as 20 Mbps.' },
   ],
 };
 
+/** Codes whose words are not their letters. */
+const CODE_WORDS: Record<string, string> = { WIFI: 'Wi-Fi', LAN: 'LAN (cable)', OFFSITE: 'Off site' };
+
 /** PARKING_LOT → "Parking lot"; the code itself stays visible next to it. */
 export function codeLabel(code: string): string {
+  if (CODE_WORDS[code]) return CODE_WORDS[code];
   const words = code.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

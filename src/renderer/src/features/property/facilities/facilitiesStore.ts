@@ -106,7 +106,7 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
       view.value = null;
       draft.value = [];
       sendError.value = null;
-      flow.clear();
+      flow.reset();
       hotelId.value = id;
       roomId.value = room;
     }
@@ -174,6 +174,8 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
     previewError: flow.previewError,
     previewLoading: flow.loading,
     dialogOpen: flow.dialogOpen,
+    lastPushId: flow.lastPushId,
+    dismissPush: () => (flow.lastPushId.value = null),
     closePreview: () => (flow.dialogOpen.value = false),
     refreshPreview: flow.refresh,
     openPreview: () => (flow.dialogOpen.value = true),

@@ -24,11 +24,19 @@ export function createPushFlow(scope: () => PushScope | null, flush: () => Promi
   const loading = ref(false);
   /** The preview dialog; a store opens it too (after Revert). */
   const dialogOpen = ref(false);
+  /** The push sent from this screen, whose progress the bar reports until the owner hides it. */
+  const lastPushId = ref<number | null>(null);
   const loads = latestOnly();
 
   function clear() {
     preview.value = null;
     previewError.value = null;
+  }
+
+  /** Another draft on screen (another property or room): nothing of this one's shows. */
+  function reset() {
+    clear();
+    lastPushId.value = null;
   }
 
   /** Saves what is typed, then asks the core what Send would send. */
@@ -66,8 +74,9 @@ export function createPushFlow(scope: () => PushScope | null, flush: () => Promi
       if (result.error.code === 'stale_preview' || result.error.code === 'confirmation_needed') await refresh();
       return result.error;
     }
+    lastPushId.value = result.value.pushId;
     return result.value;
   }
 
-  return { preview, previewError, loading, dialogOpen, clear, refresh, send };
+  return { preview, previewError, loading, dialogOpen, lastPushId, clear, reset, refresh, send };
 }

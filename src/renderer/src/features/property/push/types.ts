@@ -15,6 +15,9 @@ export interface DraftFlow {
   readonly previewError: AppError | null;
   readonly previewLoading: boolean;
   readonly dialogOpen: boolean;
+  /** The push sent from this screen, until the owner hides its progress. */
+  readonly lastPushId: number | null;
+  dismissPush(): void;
   refreshPreview(): Promise<void>;
   discardDraft(): Promise<AppError | null>;
   openPreview(): void;
