@@ -1,0 +1,247 @@
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import PrimeVue from 'primevue/config';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { reactive } from 'vue';
+import type { NoticesView } from '@shared/notices';
+import type { FacilitiesView, PropertyPreview } from '@shared/property';
+import type { PropertySetup } from '@shared/rateSetups';
+import { ok } from '@shared/result';
+import ChannelIdsForm from '@renderer/features/property/facilities/ChannelIdsForm.vue';
+import { useFacilitiesStore } from '@renderer/features/property/facilities/facilitiesStore';
+import InstanceEditor from '@renderer/features/property/facilities/InstanceEditor.vue';
+import NoticesTab from '@renderer/features/property/notices/NoticesTab.vue';
+import { useNoticesStore } from '@renderer/features/property/notices/noticesStore';
+import { usePropertyStore } from '@renderer/features/property/propertyStore';
+import PreviewDialog from '@renderer/features/property/push/PreviewDialog.vue';
+import type { DraftFlow } from '@renderer/features/property/push/types';
+import { installFakeApi } from './fakeApi';
+
+const setup: PropertySetup = {
+  hotelId: 'H1',
+  name: 'Harbour View',
+  channels: ['19'],
+  rooms: [{ id: 'DBL', name: 'Double', inventory: 2, rates: [] }],
+};
+
+let pinia: Pinia;
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+  document.body.innerHTML = '';
+});
+const mountIt = <C>(component: C, props: Record<string, unknown> = {}) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  mount(component as any, { props, global: { plugins: [PrimeVue, pinia] }, attachTo: document.body });
+
+function flowWith(preview: PropertyPreview) {
+  const send = vi.fn(async () => null);
+  const flow = reactive({
+    section: 'facilities',
+    changed: true,
+    saveState: 'saved',
+    saveError: null,
+    pending: null,
+    preview,
+    previewError: null,
+    previewLoading: false,
+    dialogOpen: true,
+    lastPushId: null,
+    refreshPreview: async () => undefined,
+    discardDraft: async () => null,
+    openPreview: () => undefined,
+    closePreview: () => (flow.dialogOpen = false),
+    dismissPush: () => undefined,
+    load: async () => undefined,
+    send,
+  }) as DraftFlow & { dialogOpen: boolean };
+  return { flow, send };
+}
+
+describe('the preview dialog', () => {
+  const creating: PropertyPreview = {
+    request: { hotel_id: 'H1', facilities: [] },
+    changes: [{ path: 'facilities.0.is_available', label: 'Swimming pool', before: null, after: 'available' }],
+    problems: {},
+    creates: [{ facilityId: '433', key: 'k', what: 'a new Swimming pool instance (“Rooftop”)' }],
+    fingerprint: 'f'.repeat(64),
+  };
+
+  it('shows the exact request and the changes, and sends what creates instances only once the owner confirms', async () => {
+    const { flow, send } = flowWith(creating);
+    mountIt(PreviewDialog, {
+      flow,
+      title: 'facilities',
+      endpoint: 'POST',
+      describe: (p: string) => p,
+      locate: () => [],
+    });
+    await flushPromises();
+    const dialog = document.querySelector('[data-testid="preview-dialog"]')!;
+    expect(dialog.querySelector('[data-testid="preview-request"]')?.textContent).toContain('"hotel_id": "H1"');
+    expect(dialog.querySelectorAll('[data-testid="diff-row"]')).toHaveLength(1);
+    expect(dialog.querySelector('[data-testid="preview-create"]')?.textContent).toBe(
+      'a new Swimming pool instance (“Rooftop”)',
+    );
+
+    const sendButton = dialog.querySelector<HTMLButtonElement>('[data-testid="send-button"]')!;
+    expect(sendButton.disabled).toBe(true);
+    dialog.querySelector<HTMLInputElement>('[data-testid="confirm-creates"] input')!.click();
+    await flushPromises();
+    expect(sendButton.disabled).toBe(false);
+    sendButton.click();
+    await flushPromises();
+    expect(send).toHaveBeenCalledWith(true);
+    expect(flow.dialogOpen).toBe(false);
+  });
+
+  it('sends nothing while a problem is left, and lists it in words', async () => {
+    const { flow } = flowWith({
+      ...creating,
+      request: null,
+      fingerprint: null,
+      creates: [],
+      problems: { '0.instances.0.instanceId': 'Enter its id.' },
+    });
+    mountIt(PreviewDialog, {
+      flow,
+      title: 'facilities',
+      endpoint: 'POST',
+      describe: () => 'Parking, instance 1',
+      locate: () => [],
+    });
+    await flushPromises();
+    const dialog = document.querySelector('[data-testid="preview-dialog"]')!;
+    expect(dialog.querySelector('[data-testid="preview-problems"]')?.textContent).toContain(
+      'Parking, instance 1: Enter its id.',
+    );
+    expect(dialog.querySelector<HTMLButtonElement>('[data-testid="send-button"]')!.disabled).toBe(true);
+  });
+});
+
+describe('an instance of a facility', () => {
+  it('says when Su created it, and shows the preview’s problem at its id field', () => {
+    const wrapper = mountIt(InstanceEditor, {
+      facilityId: '2',
+      instance: { key: 'k', instanceId: null, details: { parking_details: { name: 'Garage' } } },
+      record: {
+        key: 'k',
+        instanceId: null,
+        details: { parking_details: { name: 'Garage' } },
+        createdAt: Date.UTC(2026, 0, 5),
+      },
+      index: 0,
+      problems: { instanceId: 'Enter its id from the Booking.com extranet to change it.' },
+      idPrefix: 'facility-2-0',
+    });
+    expect(wrapper.get('[data-testid="instance-created"]').text()).toContain('created at Su on');
+    expect(wrapper.get('[data-testid="instance-id-error"]').text()).toContain(
+      'Enter its id from the Booking.com extranet',
+    );
+    expect(wrapper.get('[data-testid="instance-id"]').attributes('aria-describedby')).toBe('facility-2-0-id-error');
+    // Exactly the detail objects parking takes: the ones not there yet can be added.
+    expect(wrapper.findAll('[data-testid^="add-detail-"]').map((b) => b.attributes('data-testid'))).toEqual([
+      'add-detail-payment_details',
+      'add-detail-schedule_details',
+    ]);
+    // An instance Su holds cannot be removed through Su.
+    expect(wrapper.find('[data-testid="remove-instance"]').exists()).toBe(false);
+  });
+});
+
+describe('the Booking.com ids', () => {
+  it('asks for them first, saying why, with a field for the property and each room', async () => {
+    installFakeApi({});
+    usePropertyStore().properties = [setup];
+    usePropertyStore().hotelId = 'H1';
+    const facilities = useFacilitiesStore();
+    facilities.view = { channelIds: { channelHotelId: null, rooms: {} } } as unknown as FacilitiesView;
+    const wrapper = mountIt(ChannelIdsForm, { required: true });
+    expect(wrapper.get('[data-testid="channel-ids-why"]').text()).toContain('Su cannot look them up');
+    expect(wrapper.find('label[for="channel-hotel-id"]').text()).toBe('Booking.com property id');
+    expect(wrapper.find('label[for="channel-room-DBL"]').text()).toBe('Booking.com room id of Double');
+  });
+});
+
+describe('the notices tab', () => {
+  const view = (over: Partial<NoticesView>): NoticesView => ({
+    notices: [],
+    accounts: [],
+    checks: [],
+    unseen: 0,
+    hotelIds: ['H1'],
+    ...over,
+  });
+
+  async function show(v: NoticesView) {
+    installFakeApi({ 'notices.list': () => ok(v) });
+    usePropertyStore().properties = [setup];
+    usePropertyStore().hotelId = 'H1';
+    await useNoticesStore().open('H1');
+    return mountIt(NoticesTab);
+  }
+
+  it('says a property without Airbnb is not checked', async () => {
+    const wrapper = await show(view({ hotelIds: ['H2'] }));
+    expect(wrapper.get('[data-testid="notices-not-checked"]').text()).toContain('Airbnb (channel 244)');
+  });
+
+  it('says once that the call fails, with when it last worked, and a failing account on that account', async () => {
+    const wrapper = await show(
+      view({
+        checks: [
+          {
+            hotelId: 'H1',
+            lastOkAt: Date.UTC(2026, 0, 5, 9),
+            lastTriedAt: 2,
+            error: { code: 'provider', message: 'Su is down' },
+            nextAt: null,
+          },
+        ],
+        accounts: [
+          { hotelId: 'H1', accountId: 'A1', ok: false, message: 'Token revoked', checkedAt: 1 },
+          { hotelId: 'H1', accountId: 'A2', ok: true, message: null, checkedAt: 1 },
+        ],
+        notices: [
+          {
+            id: 1,
+            hotelId: 'H1',
+            accountId: 'A2',
+            notificationId: 'n',
+            type: 'PAYOUT',
+            title: 'Old',
+            subtitle: '',
+            actionUrl: null,
+            firstSeenAt: 5,
+            seenAt: 6,
+          },
+          {
+            id: 2,
+            hotelId: 'H1',
+            accountId: 'A2',
+            notificationId: 'm',
+            type: 'PAYOUT',
+            title: 'New',
+            subtitle: '',
+            actionUrl: 'https://a.example/x',
+            firstSeenAt: 1,
+            seenAt: null,
+          },
+        ],
+      }),
+    );
+    expect(wrapper.findAll('[data-testid="notices-check-error"]')).toHaveLength(1);
+    expect(wrapper.get('[data-testid="notices-check-error"]').text()).toContain('Su is down');
+    expect(wrapper.get('[data-testid="notices-check-error"]').text()).toContain('It last worked');
+    const accounts = wrapper.findAll('[data-testid="notice-account"]');
+    expect(accounts[0]!.get('[data-testid="notice-account-error"]').text()).toContain('Token revoked');
+    expect(accounts[1]!.find('[data-testid="notice-account-error"]').exists()).toBe(false);
+    // Unseen first; only an unseen one can be marked seen; the call to action only where there is one.
+    const rows = accounts[1]!.findAll('[data-testid="notice-row"]');
+    expect(rows.map((r) => r.attributes('data-seen'))).toEqual(['false', 'true']);
+    expect(rows[0]!.find('[data-testid="notice-mark-seen"]').exists()).toBe(true);
+    expect(rows[0]!.find('[data-testid="notice-open"]').exists()).toBe(true);
+    expect(rows[1]!.find('[data-testid="notice-mark-seen"]').exists()).toBe(false);
+    expect(rows[1]!.find('[data-testid="notice-open"]').exists()).toBe(false);
+  });
+});
