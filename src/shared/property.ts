@@ -275,11 +275,11 @@ export interface FacilityRecordEntry extends FacilityEntry {
 const facilityInstanceSchema = z
   .object({
     key: z.string().trim().min(1).max(64),
+    // Kept as typed (checked at preview), so a half-typed id survives a restart.
     instanceId: z
       .string()
       .trim()
       .max(40, 'At most 40 characters.')
-      .regex(/^[A-Za-z0-9_-]*$/, 'The instance id: letters and digits, as the extranet shows it.')
       .transform((v) => v || null)
       .nullable()
       .default(null),
@@ -352,6 +352,8 @@ export const ALL_DETAILS = [
 /** A facility's name for people: the known name, or "Facility 123". */
 export const facilityName = (facilityId: string) => KNOWN_FACILITIES[facilityId]?.name ?? `Facility ${facilityId}`;
 
+const INSTANCE_ID = /^[A-Za-z0-9_-]{1,40}$/;
+
 /** One instance that a push would create anew at Su (sent without `instance_id`). */
 export interface FacilityCreate {
   facilityId: string;
@@ -396,7 +398,10 @@ export function composeFacilities(
       const was = before?.instances.find((r) => r.key === instance.key);
       const same = was && was.instanceId === instance.instanceId && sameJson(was.details, instance.details);
       if (!same) changed = true;
-      if (instance.instanceId) {
+      if (instance.instanceId && !INSTANCE_ID.test(instance.instanceId)) {
+        problems[`${i}.instances.${j}.instanceId`] =
+          'The id at Booking.com: letters and digits, as the extranet shows it.';
+      } else if (instance.instanceId) {
         instances.push({ instance_id: instance.instanceId, ...instance.details });
         from.push(j);
       } else if (!was) {
@@ -507,6 +512,8 @@ export interface PropertyPush {
   changes: FieldChange[];
   /** The push this one reverts, if it came from Revert. */
   reverts: number | null;
+  /** True for the newest push Su confirmed of its part (details, or one scope's facilities): what Su holds now. */
+  current: boolean;
 }
 
 /** The details tab: the record Su confirmed, the draft, and the push still on its way. */

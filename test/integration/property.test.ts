@@ -133,6 +133,9 @@ describe('details', () => {
       ['floor_count', '1'],
     ]);
     expect(reverted.push.reverts).toBe(first.id);
+    // What Su holds now is the revert; the pushes before it are not.
+    const details = (await call('property.history', { hotelId: LOFT })).filter((p) => p.section === 'details');
+    expect(details.filter((p) => p.current).map((p) => p.id)).toEqual([reverted.push.id]);
     expect((await control().content(LOFT)).propertyRecord).toEqual(first.request);
     expect(detailsFormOf((await call('property.details', { hotelId: LOFT })).record!)['floor_count']).toBe('1');
   });

@@ -55,6 +55,7 @@ const push = (over: Partial<PropertyPush>): PropertyPush => ({
   request: record,
   changes: [],
   reverts: null,
+  current: false,
   ...over,
 });
 

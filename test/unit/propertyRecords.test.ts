@@ -162,6 +162,14 @@ describe('facilities: what a draft sends', () => {
     ]);
   });
 
+  it('an id typed with other characters than the extranet’s is kept in the draft and refused at preview', () => {
+    const d = draft();
+    d[0]!.instances[1]!.instanceId = '12 34';
+    expect(composeFacilities(ids, record, d).problems).toEqual({
+      '0.instances.1.instanceId': expect.stringMatching(/letters and digits/),
+    });
+  });
+
   it('a problem Su names by request path lands on the draft’s value', () => {
     const sources = [{ facility: 3, instances: [0, 2] }];
     expect(draftPathOf('facilities[0].instances[1].parking_details.parking_access', sources)).toBe(

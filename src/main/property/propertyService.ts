@@ -173,6 +173,7 @@ export function createPropertyService(deps: {
       request: JSON.parse(r.request),
       changes: JSON.parse(r.changes),
       reverts: r.reverts,
+      current: false,
     };
   }
 
@@ -457,7 +458,16 @@ export function createPropertyService(deps: {
            WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
         )
         .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
-      return rows.map(toPush);
+      const seen = new Set<string>();
+      return rows.map((row) => {
+        const push = toPush(row);
+        // Newest first: the first confirmed push of each part is the record Su holds.
+        if (push.appliedAt !== null && !seen.has(row.scope)) {
+          seen.add(row.scope);
+          push.current = true;
+        }
+        return push;
+      });
     },
 
     /**
