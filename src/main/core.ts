@@ -116,6 +116,7 @@ export function createCore(deps: CoreDeps): Core {
   const ratesFeature = ratesHandlers({ rates, events, outboxChanged: outboxFeature.changed });
   const property = createPropertyService({
     database: db,
+    provider: () => connection.active(),
     outbox,
     now,
     setup: (hotelId) => {
@@ -127,6 +128,7 @@ export function createCore(deps: CoreDeps): Core {
   // Airbnb notices: every property with Airbnb among its channels, checked in the background.
   const notices = createNoticesService({
     database: db,
+    provider: () => connection.active(),
     now,
     fetch: (hotelId) => connection.provider().notifications.fetch({ hotelid: hotelId }),
     properties: () => rates.properties().flatMap((p) => (p.channels.includes('244') ? [p.hotelId] : [])),
@@ -137,6 +139,8 @@ export function createCore(deps: CoreDeps): Core {
     }),
   });
   const noticesPoller = createNoticesPoller(notices);
+  // Notices are kept per provider: another provider in use is another count on the badge.
+  events.on('connection.changed', () => events.emit('notices.changed', { unseen: notices.unseen(), added: [] }));
 
   const push = createPushService({
     database: db,

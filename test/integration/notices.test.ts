@@ -123,6 +123,7 @@ describe('the schedule', () => {
       database,
       now: () => clock,
       properties: () => hotels,
+      provider: () => 'demo',
       offline: () => offline,
       fetch: async (hotelId) => {
         inFlight++;

@@ -375,12 +375,11 @@ describe('a restart', () => {
       draft_revision: number;
     };
     db.prepare('UPDATE property_pushes SET applied_at = NULL, answer = NULL WHERE id = ?').run(push.id);
-    db.prepare(`UPDATE property_records SET record = ? WHERE hotel_id = ? AND scope = 'details'`).run(
-      JSON.stringify(view.record),
-      LOFT,
-    );
     db.prepare(
-      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at) VALUES (?, 'details', ?, ?, 0)`,
+      `UPDATE property_records SET record = ? WHERE provider = 'demo' AND hotel_id = ? AND scope = 'details'`,
+    ).run(JSON.stringify(view.record), LOFT);
+    db.prepare(
+      `INSERT INTO property_drafts (provider, hotel_id, scope, draft, revision, updated_at) VALUES ('demo', ?, 'details', ?, ?, 0)`,
     ).run(LOFT, JSON.stringify({ value: typed, reverts: null }), draft_revision);
     const dataDir = ctx!.dataDir;
     await ctx!.core.close();
@@ -395,5 +394,29 @@ describe('a restart', () => {
     await ctx!.core.close();
     ctx = await startTestCore({ dataDir });
     expect((await call('property.details', { hotelId: LOFT })).form.room_count).toBe('1x');
+  });
+});
+
+describe('per provider', () => {
+  it('the demo’s record, facilities and notices stay with the demo when the owner moves to sandbox', async () => {
+    await call('notices.checkNow', { hotelId: HARBOUR });
+    expect((await call('notices.list', {})).unseen).toBeGreaterThan(0);
+    await call('connection.save', {
+      environment: 'sandbox',
+      mainBaseUrl: 'https://a.example/SUAPI',
+      tokenBaseUrl: 'https://b.example',
+      domain: 'x.example',
+    });
+    // The same property id on another provider starts with nothing: what the demo holds is not what Su holds.
+    const details = await call('property.details', { hotelId: HARBOUR });
+    expect(details.record).toBeNull();
+    expect(await call('property.history', { hotelId: HARBOUR })).toEqual([]);
+    expect(
+      (await call('property.facilities', { hotelId: HARBOUR, roomId: null })).channelIds.channelHotelId,
+    ).toBeNull();
+    expect((await call('notices.list', {})).unseen).toBe(0);
+    await call('connection.save', { environment: 'demo', domain: 'demo.innkeeper.test' });
+    expect((await call('property.details', { hotelId: HARBOUR })).record).not.toBeNull();
+    expect((await call('notices.list', {})).unseen).toBeGreaterThan(0);
   });
 });

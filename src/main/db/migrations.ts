@@ -270,25 +270,29 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- Su cannot be asked for a property's record or facilities: what it last confirmed is kept here.
       -- scope: 'details', 'facilities:' (the property) or 'facilities:<room id>'.
+      -- Everything here is per provider ('demo', 'sandbox', 'production'): each holds its own record.
       CREATE TABLE property_records (
+        provider      TEXT    NOT NULL,
         hotel_id      TEXT    NOT NULL,
         scope         TEXT    NOT NULL,
         record        TEXT    NOT NULL,
         confirmed_at  INTEGER NOT NULL,
-        PRIMARY KEY (hotel_id, scope)
+        PRIMARY KEY (provider, hotel_id, scope)
       ) WITHOUT ROWID;
       -- What the owner is typing, as typed (also when it is not valid yet).
       CREATE TABLE property_drafts (
+        provider    TEXT    NOT NULL,
         hotel_id    TEXT    NOT NULL,
         scope       TEXT    NOT NULL,
         draft       TEXT    NOT NULL,
         revision    INTEGER NOT NULL,
         updated_at  INTEGER NOT NULL,
-        PRIMARY KEY (hotel_id, scope)
+        PRIMARY KEY (provider, hotel_id, scope)
       ) WITHOUT ROWID;
       -- Every push of details or facilities: the exact request, the record it makes (after), Su's answer.
       CREATE TABLE property_pushes (
         id              INTEGER PRIMARY KEY,
+        provider        TEXT    NOT NULL,
         hotel_id        TEXT    NOT NULL,
         scope           TEXT    NOT NULL,
         request         TEXT    NOT NULL,
@@ -301,18 +305,21 @@ export const MIGRATIONS: readonly Migration[] = [
         reverts         INTEGER,
         draft_revision  INTEGER
       );
-      CREATE INDEX property_pushes_by_hotel ON property_pushes (hotel_id, id DESC);
+      CREATE INDEX property_pushes_by_hotel ON property_pushes (provider, hotel_id, id DESC);
       CREATE UNIQUE INDEX property_pushes_by_outbox ON property_pushes (outbox_id);
       -- The Booking.com ids the facility set needs: the property's, and each room's by the owner's room id.
       CREATE TABLE property_channel_ids (
-        hotel_id          TEXT PRIMARY KEY,
+        provider          TEXT NOT NULL,
+        hotel_id          TEXT NOT NULL,
         channel_hotel_id  TEXT,
-        rooms             TEXT NOT NULL DEFAULT '{}'
+        rooms             TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (provider, hotel_id)
       );
 
       -- Airbnb notices, one row per notice of an account, however often Su lists it.
       CREATE TABLE notices (
         id               INTEGER PRIMARY KEY,
+        provider         TEXT    NOT NULL,
         hotel_id         TEXT    NOT NULL,
         account_id       TEXT    NOT NULL,
         notification_id  TEXT    NOT NULL,
@@ -322,26 +329,29 @@ export const MIGRATIONS: readonly Migration[] = [
         cta_url          TEXT    NOT NULL,
         first_seen_at    INTEGER NOT NULL,
         seen_at          INTEGER,
-        UNIQUE (hotel_id, account_id, notification_id)
+        UNIQUE (provider, hotel_id, account_id, notification_id)
       );
-      CREATE INDEX notices_unseen ON notices (seen_at) WHERE seen_at IS NULL;
+      CREATE INDEX notices_unseen ON notices (provider, seen_at) WHERE seen_at IS NULL;
       -- Each Airbnb account's last answer.
       CREATE TABLE notice_accounts (
+        provider    TEXT    NOT NULL,
         hotel_id    TEXT    NOT NULL,
         account_id  TEXT    NOT NULL,
         ok          INTEGER NOT NULL CHECK (ok IN (0, 1)),
         message     TEXT,
         checked_at  INTEGER NOT NULL,
-        PRIMARY KEY (hotel_id, account_id)
+        PRIMARY KEY (provider, hotel_id, account_id)
       ) WITHOUT ROWID;
       -- How checking each property goes: the last success, the last try, the failure streak behind the backoff.
       CREATE TABLE notice_checks (
-        hotel_id       TEXT PRIMARY KEY,
+        provider       TEXT NOT NULL,
+        hotel_id       TEXT NOT NULL,
         last_ok_at     INTEGER,
         last_tried_at  INTEGER,
         error          TEXT,
         failures       INTEGER NOT NULL DEFAULT 0,
-        next_at        INTEGER
+        next_at        INTEGER,
+        PRIMARY KEY (provider, hotel_id)
       );
     `,
   },

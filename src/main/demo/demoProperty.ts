@@ -157,10 +157,9 @@ export function createDemoProperty(
         }
       }
     },
-    /** The demo's notices are not the owner's: leaving the demo takes them off the badge. */
-    async leave(): Promise<void> {
+    /** Records, facilities and notices are kept per provider: the demo's stay with the demo. */
+    leave(): void {
       settings.delete(DONE_KEY);
-      for (const c of content()) await call('notices.markSeen', { hotelId: c.hotelId });
     },
   };
 

@@ -49,7 +49,7 @@ export async function startCoreWithDemo(
   const leave = async () => {
     await demo.stop();
     await rates.leave().catch(log);
-    await property.leave().catch(log);
+    property.leave();
   };
 
   let onDemo = core.connection.state().active === 'demo';

@@ -56,23 +56,30 @@ export function createNoticesService(deps: {
   fetch: (hotelId: string) => Promise<AccountNotifications[]>;
   /** The properties with Airbnb among their channels: only those are checked. */
   properties: () => string[];
+  /** The provider in use ('demo', 'sandbox', 'production'): notices are kept per provider. */
+  provider: () => string;
   /** True while Su is known to be unreachable (the outbox's backoff): the background checks wait. */
   offline?: () => boolean;
   /** Told after every check or change: the notices new since the last check, and the unseen count. */
   onChanged?: (change: { added: Notice[]; unseen: number; firstCheck: boolean }) => void;
   timing?: typeof NOTICE_TIMING;
 }) {
-  const { database, now } = deps;
+  const { database, now, provider } = deps;
   const { db } = database;
   const timing = deps.timing ?? NOTICE_TIMING;
   let inFlight: Promise<void> | null = null;
 
-  const unseen = () => (db.prepare('SELECT count(*) AS n FROM notices WHERE seen_at IS NULL').get() as { n: number }).n;
+  const unseen = () =>
+    (
+      db.prepare('SELECT count(*) AS n FROM notices WHERE provider = ? AND seen_at IS NULL').get(provider()) as {
+        n: number;
+      }
+    ).n;
 
   function list(hotelId?: string): NoticesView {
     const hotelIds = deps.properties();
-    const where = hotelId ? 'WHERE hotel_id = ?' : '';
-    const params = hotelId ? [hotelId] : [];
+    const where = hotelId ? 'WHERE provider = ? AND hotel_id = ?' : 'WHERE provider = ?';
+    const params = hotelId ? [provider(), hotelId] : [provider()];
     const notices = (
       db
         .prepare(`SELECT * FROM notices ${where} ORDER BY seen_at IS NOT NULL, first_seen_at DESC, id DESC LIMIT 500`)
@@ -112,65 +119,71 @@ export function createNoticesService(deps: {
   }
 
   /** Stores one successful answer; returns the notices never seen before. */
-  function store(hotelId: string, answer: AccountNotifications[], at: number): Notice[] {
+  function store(of: string, hotelId: string, answer: AccountNotifications[], at: number): Notice[] {
     return database.transaction(() => {
       const added: Notice[] = [];
       const insert = db.prepare(
-        `INSERT INTO notices (hotel_id, account_id, notification_id, type, title, subtitle, cta_url, first_seen_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hotel_id, account_id, notification_id) DO NOTHING RETURNING *`,
+        `INSERT INTO notices (provider, hotel_id, account_id, notification_id, type, title, subtitle, cta_url, first_seen_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (provider, hotel_id, account_id, notification_id) DO NOTHING RETURNING *`,
       );
       const account = db.prepare(
-        `INSERT INTO notice_accounts (hotel_id, account_id, ok, message, checked_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (hotel_id, account_id) DO UPDATE SET ok = excluded.ok, message = excluded.message, checked_at = excluded.checked_at`,
+        `INSERT INTO notice_accounts (provider, hotel_id, account_id, ok, message, checked_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (provider, hotel_id, account_id) DO UPDATE SET ok = excluded.ok, message = excluded.message, checked_at = excluded.checked_at`,
       );
       for (const element of answer) {
-        account.run(hotelId, element.accountId, element.ok ? 1 : 0, element.ok ? null : element.message, at);
+        account.run(of, hotelId, element.accountId, element.ok ? 1 : 0, element.ok ? null : element.message, at);
         for (const n of element.notifications) {
           if (!n.id) continue;
-          const row = insert.get(hotelId, element.accountId, n.id, n.type, n.title, n.subtitle, n.actionUrl, at) as
+          const row = insert.get(of, hotelId, element.accountId, n.id, n.type, n.title, n.subtitle, n.actionUrl, at) as
             NoticeRow | undefined;
           if (row) added.push(toNotice(row));
         }
       }
       db.prepare(
-        `INSERT INTO notice_checks (hotel_id, last_ok_at, last_tried_at, error, failures, next_at) VALUES (?, ?, ?, NULL, 0, ?)
-         ON CONFLICT (hotel_id) DO UPDATE SET last_ok_at = excluded.last_ok_at, last_tried_at = excluded.last_tried_at,
+        `INSERT INTO notice_checks (provider, hotel_id, last_ok_at, last_tried_at, error, failures, next_at)
+         VALUES (?, ?, ?, ?, NULL, 0, ?)
+         ON CONFLICT (provider, hotel_id) DO UPDATE SET last_ok_at = excluded.last_ok_at, last_tried_at = excluded.last_tried_at,
            error = NULL, failures = 0, next_at = excluded.next_at`,
-      ).run(hotelId, at, at, at + timing.everyMs);
+      ).run(of, hotelId, at, at, at + timing.everyMs);
       return added;
     });
   }
 
-  function recordFailure(hotelId: string, error: AppError, at: number): void {
-    const row = db.prepare('SELECT failures FROM notice_checks WHERE hotel_id = ?').get(hotelId) as
-      { failures: number } | undefined;
+  function recordFailure(of: string, hotelId: string, error: AppError, at: number): void {
+    const row = db
+      .prepare('SELECT failures FROM notice_checks WHERE provider = ? AND hotel_id = ?')
+      .get(of, hotelId) as { failures: number } | undefined;
     const failures = (row?.failures ?? 0) + 1;
     // Later and later: 5, 10, 20, 40 minutes, then hourly (offline, Su down, credentials wrong).
     const wait = Math.min(timing.everyMs * 2 ** (failures - 1), timing.maxBackoffMs);
     db.prepare(
-      `INSERT INTO notice_checks (hotel_id, last_ok_at, last_tried_at, error, failures, next_at) VALUES (?, NULL, ?, ?, ?, ?)
-       ON CONFLICT (hotel_id) DO UPDATE SET last_tried_at = excluded.last_tried_at, error = excluded.error,
+      `INSERT INTO notice_checks (provider, hotel_id, last_ok_at, last_tried_at, error, failures, next_at)
+       VALUES (?, ?, NULL, ?, ?, ?, ?)
+       ON CONFLICT (provider, hotel_id) DO UPDATE SET last_tried_at = excluded.last_tried_at, error = excluded.error,
          failures = excluded.failures, next_at = excluded.next_at`,
-    ).run(hotelId, at, JSON.stringify(error), failures, at + wait);
+    ).run(of, hotelId, at, JSON.stringify(error), failures, at + wait);
   }
 
   /** Checks one property now. Never throws: a failure is recorded on the property, and its next check waits. */
   async function checkOne(hotelId: string): Promise<void> {
+    // The provider asked: an answer that arrives after the owner switched is still filed under it.
+    const of = provider();
     const firstCheck =
       (
-        db.prepare('SELECT last_ok_at FROM notice_checks WHERE hotel_id = ?').get(hotelId) as
+        db.prepare('SELECT last_ok_at FROM notice_checks WHERE provider = ? AND hotel_id = ?').get(of, hotelId) as
           { last_ok_at: number | null } | undefined
       )?.last_ok_at == null;
     let added: Notice[];
     try {
       const answer = await deps.fetch(hotelId);
-      added = store(hotelId, answer, now());
+      added = store(of, hotelId, answer, now());
     } catch (error) {
       const appError: AppError =
         error instanceof AppFailure
           ? error.error
           : { code: ErrorCode.Internal, message: `Checking Airbnb notices failed: ${errorText(error)}` };
-      recordFailure(hotelId, appError, now());
+      recordFailure(of, hotelId, appError, now());
       deps.onChanged?.({ added: [], unseen: unseen(), firstCheck });
       return;
     }
@@ -212,8 +225,9 @@ export function createNoticesService(deps: {
       if (inFlight || deps.offline?.()) return 0;
       const at = now();
       const due = deps.properties().filter((hotelId) => {
-        const row = db.prepare('SELECT next_at FROM notice_checks WHERE hotel_id = ?').get(hotelId) as
-          { next_at: number | null } | undefined;
+        const row = db
+          .prepare('SELECT next_at FROM notice_checks WHERE provider = ? AND hotel_id = ?')
+          .get(provider(), hotelId) as { next_at: number | null } | undefined;
         return !row || row.next_at === null || row.next_at <= at;
       });
       if (due.length) await run(due);
@@ -222,12 +236,16 @@ export function createNoticesService(deps: {
     markSeen(args: { ids?: number[] | undefined; hotelId?: string | undefined }): { unseen: number } {
       const at = now();
       if (args.ids?.length) {
-        const mark = db.prepare('UPDATE notices SET seen_at = ? WHERE id = ? AND seen_at IS NULL');
-        database.transaction(() => args.ids!.forEach((id) => mark.run(at, id)));
+        const mark = db.prepare('UPDATE notices SET seen_at = ? WHERE id = ? AND provider = ? AND seen_at IS NULL');
+        database.transaction(() => args.ids!.forEach((id) => mark.run(at, id, provider())));
       } else if (args.hotelId) {
-        db.prepare('UPDATE notices SET seen_at = ? WHERE hotel_id = ? AND seen_at IS NULL').run(at, args.hotelId);
+        db.prepare('UPDATE notices SET seen_at = ? WHERE provider = ? AND hotel_id = ? AND seen_at IS NULL').run(
+          at,
+          provider(),
+          args.hotelId,
+        );
       } else {
-        db.prepare('UPDATE notices SET seen_at = ? WHERE seen_at IS NULL').run(at);
+        db.prepare('UPDATE notices SET seen_at = ? WHERE provider = ? AND seen_at IS NULL').run(at, provider());
       }
       const count = unseen();
       deps.onChanged?.({ added: [], unseen: count, firstCheck: false });
@@ -235,7 +253,8 @@ export function createNoticesService(deps: {
     },
     /** Marks the notice seen and answers its https call to action; refuses any other kind of address. */
     open(id: number): { url: string } {
-      const row = db.prepare('SELECT * FROM notices WHERE id = ?').get(id) as NoticeRow | undefined;
+      const row = db.prepare('SELECT * FROM notices WHERE id = ? AND provider = ?').get(id, provider()) as
+        NoticeRow | undefined;
       if (!row)
         throw new AppFailure({ code: 'not_found', message: 'This notice is no longer there.', retryable: false });
       const url = safeActionUrl(row.cta_url);

@@ -47,6 +47,8 @@ export const isPropertyKind = (kind: string) => KINDS.has(kind);
 
 type PushRow = {
   id: number;
+  /** The provider the push went to ('demo', 'sandbox', 'production'): what Su holds is per provider. */
+  provider: string;
   hotel_id: string;
   scope: string;
   request: string;
@@ -75,27 +77,29 @@ const refused = (message: string, code = 'invalid_state') => new AppFailure({ co
  */
 export function createPropertyService(deps: {
   database: Database;
+  /** The provider in use: records, drafts and pushes are kept per provider ('demo', 'sandbox', 'production'). */
+  provider: () => string;
   outbox: Outbox<PropertySenders>;
   now: () => number;
   /** The property as the owner set it up (name, rooms), to start a first record from. */
   setup: (hotelId: string) => { name: string; roomIds: string[] } | null;
 }) {
-  const { database, outbox, now } = deps;
+  const { database, outbox, now, provider } = deps;
   const { db } = database;
 
   // ── Stored state ──
 
   function record<T>(hotelId: string, scope: Scope): { value: T; confirmedAt: number } | null {
     const row = db
-      .prepare('SELECT record, confirmed_at FROM property_records WHERE hotel_id = ? AND scope = ?')
-      .get(hotelId, scopeKey(scope)) as { record: string; confirmed_at: number } | undefined;
+      .prepare('SELECT record, confirmed_at FROM property_records WHERE provider = ? AND hotel_id = ? AND scope = ?')
+      .get(provider(), hotelId, scopeKey(scope)) as { record: string; confirmed_at: number } | undefined;
     return row ? { value: JSON.parse(row.record) as T, confirmedAt: row.confirmed_at } : null;
   }
 
   function draft<T>(hotelId: string, scope: Scope): (StoredDraft<T> & { revision: number }) | null {
     const row = db
-      .prepare('SELECT draft, revision FROM property_drafts WHERE hotel_id = ? AND scope = ?')
-      .get(hotelId, scopeKey(scope)) as { draft: string; revision: number } | undefined;
+      .prepare('SELECT draft, revision FROM property_drafts WHERE provider = ? AND hotel_id = ? AND scope = ?')
+      .get(provider(), hotelId, scopeKey(scope)) as { draft: string; revision: number } | undefined;
     return row ? { ...(JSON.parse(row.draft) as StoredDraft<T>), revision: row.revision } : null;
   }
 
@@ -103,11 +107,13 @@ export function createPropertyService(deps: {
     db.prepare(
       // Revisions only grow, also across a draft that was cleared: a confirmation clears the revision it was made
       // from, never a newer draft that happens to count from 1 again.
-      `INSERT INTO property_drafts (hotel_id, scope, draft, revision, updated_at)
-       VALUES (:hotel, :scope, :draft,
-         1 + coalesce((SELECT max(draft_revision) FROM property_pushes WHERE hotel_id = :hotel AND scope = :scope), 0), :now)
-       ON CONFLICT (hotel_id, scope) DO UPDATE SET draft = excluded.draft, revision = revision + 1, updated_at = excluded.updated_at`,
+      `INSERT INTO property_drafts (provider, hotel_id, scope, draft, revision, updated_at)
+       VALUES (:provider, :hotel, :scope, :draft,
+         1 + coalesce((SELECT max(draft_revision) FROM property_pushes
+                       WHERE provider = :provider AND hotel_id = :hotel AND scope = :scope), 0), :now)
+       ON CONFLICT (provider, hotel_id, scope) DO UPDATE SET draft = excluded.draft, revision = revision + 1, updated_at = excluded.updated_at`,
     ).run({
+      provider: provider(),
       hotel: hotelId,
       scope: scopeKey(scope),
       draft: JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>),
@@ -117,27 +123,28 @@ export function createPropertyService(deps: {
 
   function dropDraft(hotelId: string, scope: Scope): boolean {
     return (
-      db.prepare('DELETE FROM property_drafts WHERE hotel_id = ? AND scope = ?').run(hotelId, scopeKey(scope)).changes >
-      0
+      db
+        .prepare('DELETE FROM property_drafts WHERE provider = ? AND hotel_id = ? AND scope = ?')
+        .run(provider(), hotelId, scopeKey(scope)).changes > 0
     );
   }
 
-  function channelIds(hotelId: string): ChannelIds {
+  function channelIds(hotelId: string, of = provider()): ChannelIds {
     const row = db
-      .prepare('SELECT channel_hotel_id, rooms FROM property_channel_ids WHERE hotel_id = ?')
-      .get(hotelId) as { channel_hotel_id: string | null; rooms: string } | undefined;
+      .prepare('SELECT channel_hotel_id, rooms FROM property_channel_ids WHERE provider = ? AND hotel_id = ?')
+      .get(of, hotelId) as { channel_hotel_id: string | null; rooms: string } | undefined;
     return {
       channelHotelId: row?.channel_hotel_id ?? null,
       rooms: row ? (JSON.parse(row.rooms) as Record<string, string>) : {},
     };
   }
 
-  function saveChannelIds(hotelId: string, ids: ChannelIds): ChannelIds {
+  function saveChannelIds(hotelId: string, ids: ChannelIds, of = provider()): ChannelIds {
     db.prepare(
-      `INSERT INTO property_channel_ids (hotel_id, channel_hotel_id, rooms) VALUES (?, ?, ?)
-       ON CONFLICT (hotel_id) DO UPDATE SET channel_hotel_id = excluded.channel_hotel_id, rooms = excluded.rooms`,
-    ).run(hotelId, ids.channelHotelId, JSON.stringify(ids.rooms));
-    return channelIds(hotelId);
+      `INSERT INTO property_channel_ids (provider, hotel_id, channel_hotel_id, rooms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (provider, hotel_id) DO UPDATE SET channel_hotel_id = excluded.channel_hotel_id, rooms = excluded.rooms`,
+    ).run(of, hotelId, ids.channelHotelId, JSON.stringify(ids.rooms));
+    return channelIds(hotelId, of);
   }
 
   /** The push of this part not yet confirmed by Su and not discarded, if any. */
@@ -146,10 +153,12 @@ export function createPropertyService(deps: {
       (db
         .prepare(
           `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? AND p.scope = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
+           WHERE p.provider = ? AND p.hotel_id = ? AND p.scope = ? AND p.applied_at IS NULL
+             AND o.state IN ('queued', 'sending', 'failed')
            ORDER BY p.id LIMIT 1`,
         )
-        .get(hotelId, scopeKey(scope)) as (PushRow & { state: string; last_error: string | null }) | undefined) ?? null
+        .get(provider(), hotelId, scopeKey(scope)) as
+        (PushRow & { state: string; last_error: string | null }) | undefined) ?? null
     );
   }
 
@@ -351,10 +360,11 @@ export function createPropertyService(deps: {
       const item = outbox.enqueue(kind, entityKey.property(hotelId, scopeKey(scope)), shown.request as never);
       const row = db
         .prepare(
-          `INSERT INTO property_pushes (hotel_id, scope, request, after, changes, outbox_id, created_at, reverts, draft_revision)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO property_pushes (provider, hotel_id, scope, request, after, changes, outbox_id, created_at, reverts, draft_revision)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
+          provider(),
           hotelId,
           scopeKey(scope),
           JSON.stringify(shown.request),
@@ -400,14 +410,14 @@ export function createPropertyService(deps: {
         value = JSON.parse(push.after);
         // Su answers with the channel's id of the property: the facility set needs it, so it is kept when unknown.
         const propertyId = answerOf(result).propertyId;
-        const ids = channelIds(push.hotel_id);
+        const ids = channelIds(push.hotel_id, push.provider);
         if (
           propertyId &&
           !ids.channelHotelId &&
           /^[A-Za-z0-9._-]{1,20}$/.test(propertyId) &&
           propertyId !== push.hotel_id
         )
-          saveChannelIds(push.hotel_id, { ...ids, channelHotelId: propertyId });
+          saveChannelIds(push.hotel_id, { ...ids, channelHotelId: propertyId }, push.provider);
       } else {
         const after = JSON.parse(push.after) as FacilitiesAfter;
         const ids = returnedIds(result);
@@ -421,9 +431,9 @@ export function createPropertyService(deps: {
         value = after.facilities;
       }
       db.prepare(
-        `INSERT INTO property_records (hotel_id, scope, record, confirmed_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (hotel_id, scope) DO UPDATE SET record = excluded.record, confirmed_at = excluded.confirmed_at`,
-      ).run(push.hotel_id, push.scope, JSON.stringify(value), at);
+        `INSERT INTO property_records (provider, hotel_id, scope, record, confirmed_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (provider, hotel_id, scope) DO UPDATE SET record = excluded.record, confirmed_at = excluded.confirmed_at`,
+      ).run(push.provider, push.hotel_id, push.scope, JSON.stringify(value), at);
       db.prepare('UPDATE property_pushes SET applied_at = ?, answer = ? WHERE id = ?').run(
         at,
         JSON.stringify(answerOf(result)),
@@ -431,11 +441,9 @@ export function createPropertyService(deps: {
       );
       // The draft that produced this push is done — that revision exactly: one edited since is kept.
       if (push.draft_revision !== null)
-        db.prepare('DELETE FROM property_drafts WHERE hotel_id = ? AND scope = ? AND revision = ?').run(
-          push.hotel_id,
-          push.scope,
-          push.draft_revision,
-        );
+        db.prepare(
+          'DELETE FROM property_drafts WHERE provider = ? AND hotel_id = ? AND scope = ? AND revision = ?',
+        ).run(push.provider, push.hotel_id, push.scope, push.draft_revision);
     });
   }
 
@@ -455,9 +463,9 @@ export function createPropertyService(deps: {
       const rows = db
         .prepare(
           `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
+           WHERE p.provider = ? AND p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
         )
-        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
+        .all(provider(), hotelId) as (PushRow & { state: string; last_error: string | null })[];
       const seen = new Set<string>();
       return rows.map((row) => {
         const push = toPush(row);
@@ -479,6 +487,8 @@ export function createPropertyService(deps: {
       const row = db.prepare('SELECT * FROM property_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
       if (!row) throw refused('This change is not in the history.', 'not_found');
       if (row.applied_at === null) throw refused('Only a change Su confirmed can be sent again.');
+      if (row.provider !== provider())
+        throw refused('This change went to another provider than the one in use: switch back to send it again.');
       const scope = parseScope(row.scope);
       if (scope.section === 'details') {
         writeDraft(row.hotel_id, scope, detailsFormOf(JSON.parse(row.after) as PropertyUpdate), pushId);
