@@ -133,7 +133,7 @@ describe('facilities: what a draft sends', () => {
     expect(out.sources).toEqual([{ facility: 0, instances: [0] }]);
     expect(facilityChanges(record, d)).toEqual([
       {
-        path: '2.known.parking_details.name',
+        path: '2.instances.0.parking_details.name',
         label: 'Parking · instance 501: parking name',
         before: 'Yard',
         after: 'Back yard',

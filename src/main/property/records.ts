@@ -80,7 +80,7 @@ export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEn
       const after = flatten(instance.details);
       if (old?.instanceId !== instance.instanceId)
         changes.push({
-          path: `${entry.facilityId}.${instance.key}.instance_id`,
+          path: `${entry.facilityId}.instances.${n}.instance_id`,
           label: `${name} · ${which}: id at Booking.com`,
           before: old?.instanceId ?? null,
           after: instance.instanceId,
@@ -88,14 +88,14 @@ export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEn
       const paths = [...new Set([...Object.keys(after), ...Object.keys(before)])];
       for (const path of paths.filter((p) => before[p] !== after[p]))
         changes.push({
-          path: `${entry.facilityId}.${instance.key}.${path}`,
+          path: `${entry.facilityId}.instances.${n}.${path}`,
           label: `${name} · ${which}: ${path.replace(/_details\./, ' ').replace(/_/g, ' ')}`,
           before: before[path] ?? null,
           after: after[path] ?? null,
         });
       if (!old && paths.length === 0)
         changes.push({
-          path: `${entry.facilityId}.${instance.key}`,
+          path: `${entry.facilityId}.instances.${n}`,
           label: `${name} · new instance`,
           before: null,
           after: 'added',
