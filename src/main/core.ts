@@ -140,7 +140,10 @@ export function createCore(deps: CoreDeps): Core {
   });
   const noticesPoller = createNoticesPoller(notices);
   // Notices are kept per provider: another provider in use is another count on the badge.
-  events.on('connection.changed', () => events.emit('notices.changed', { unseen: notices.unseen(), added: [] }));
+  events.on('connection.changed', () =>
+    // After the change itself has reached every listener.
+    queueMicrotask(() => events.emit('notices.changed', { unseen: notices.unseen(), added: [] })),
+  );
 
   const push = createPushService({
     database: db,

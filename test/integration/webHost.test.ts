@@ -126,7 +126,10 @@ describe('browser-mode web host over real loopback HTTP', () => {
     const socket = new WebSocket(`ws://127.0.0.1:${web.port}/api/events?token=${TOKEN}`, { origin: base });
     await new Promise((resolve) => socket.on('open', resolve));
     const message = new Promise<{ event: string; payload: { active: string } }>((resolve) =>
-      socket.on('message', (data) => resolve(JSON.parse(String(data)))),
+      socket.on('message', (data) => {
+        const parsed = JSON.parse(String(data)) as { event: string; payload: { active: string } };
+        if (parsed.event === 'connection.changed') resolve(parsed);
+      }),
     );
     await call('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
     expect(await message).toMatchObject({ event: 'connection.changed', payload: { active: 'demo' } });
