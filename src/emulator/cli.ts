@@ -27,7 +27,9 @@ export async function runEmulatorCli(argv: string[], env: NodeJS.ProcessEnv): Pr
     if (key === 'environment' && raw !== 'sandbox' && raw !== 'production') {
       throw new Error(`--environment: sandbox or production, got "${raw}"`);
     }
-    options[key] = isNumber ? Number(raw) : raw;
+    const isBoolean = typeof DEFAULT_EMULATOR_OPTIONS[key] === 'boolean';
+    if (isBoolean && raw !== 'true' && raw !== 'false') throw new Error(`--${flag(key)}: true or false, got "${raw}"`);
+    options[key] = isNumber ? Number(raw) : isBoolean ? raw === 'true' : raw;
   }
   const port = values.port === undefined ? 4010 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)

@@ -99,16 +99,21 @@ export function registerControlRoutes(control: FastifyInstance, state: EmulatorS
           property.rooms.map((r) => [r.roomid, facilityList(state, property.hotelid, r.roomid)]),
         ),
       },
-      images: (state.images.get(property.hotelid) ?? []).map((i) => ({ ...i, rooms: [...i.rooms] })),
+      // Each image with how Su's fetch of it went (the bytes themselves are served at su_url).
+      images: (state.images.get(property.hotelid) ?? []).map(({ fetch, ...i }) => ({
+        ...i,
+        rooms: [...i.rooms],
+        fetch: fetch
+          ? {
+              state: fetch.state,
+              error: fetch.error,
+              at: fetch.at,
+              bytes: fetch.bytes?.length ?? 0,
+              contentType: fetch.contentType,
+            }
+          : null,
+      })),
     };
-  });
-
-  // An image's su_url: the emulator does not copy images, it sends the viewer to the source.
-  control.get('/images/:imageid', async (request, reply) => {
-    const id = Number((request.params as { imageid: string }).imageid);
-    const image = [...state.images.values()].flat().find((i) => i.imageid === id);
-    if (!image) return reply.code(404).send({ error: 'no such image' });
-    return reply.redirect(image.source_url, 302);
   });
 
   control.post('/transactions/complete', async (request, reply) => {

@@ -5,6 +5,7 @@ import { guardControlApi } from './controlGuard';
 import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
+import { seedPhotos } from './seedPhotos';
 import { registerInvRateRoutes } from './invRateRoutes';
 import { registerMessagingRoutes } from './messagingRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -72,6 +73,7 @@ export async function startEmulator(
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
+  if (state.options.seedPhotos) await seedPhotos(state);
   const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
   const app = buildEmulatorApp(state, controlToken);
   const host = listen.host ?? '127.0.0.1';

@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failEnvelope } from './authRoutes';
 import { bearerAuth } from './credentials';
 import type { EmulatedProperty, EmulatorState, StoredImage } from './state';
+import { fetchImage } from './imageFetch';
 import { array, body as readBody, Invalid, isHttpUrl, isObject, join, string, type Json } from './validate';
 
 /**
- * Endpoints 9–11: image create, association and retrieve. The provider would fetch each image from its url; the
- * emulator only records it, and its `su_url` points at the emulator, which redirects to the source so that
- * thumbnails work in the demo.
+ * Endpoints 9–11: image create, association and retrieve. As Su does, the emulator fetches each created image from
+ * its url (after answering; see imageFetch.ts) and serves its own copy at `su_url` — re-hosted, not a redirect —
+ * which answers 404 while the fetch is pending or when it failed.
  */
 
 const fail = (reply: FastifyReply, shortText: string) => reply.code(400).send(failEnvelope('400', shortText));
@@ -20,8 +21,11 @@ function hotel(state: EmulatorState, b: Json): EmulatedProperty {
   return property;
 }
 
-const suUrl = (request: FastifyRequest, imageid: number) =>
-  `${request.protocol}://${request.host}/_emulator/images/${imageid}`;
+/** Su's public address of its copy, under the main host's prefix (the part of the path before `/jservice`). */
+const suUrl = (request: FastifyRequest, imageid: number) => {
+  const prefix = request.url.slice(0, Math.max(0, request.url.indexOf('/jservice')));
+  return `${request.protocol}://${request.host}${prefix}/su-images/${imageid}`;
+};
 
 /** Runs a handler, answering any {@link Invalid} with the main envelope. */
 const guarded =
@@ -38,13 +42,30 @@ const guarded =
 export function registerImageRoutes(app: FastifyInstance, state: EmulatorState): void {
   const auth = { onRequest: bearerAuth(state) };
 
+  // Su's copy of an image: public (channels fetch it), the bytes Su fetched, or 404.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/su-images/:imageid',
+    handler: async (request, reply) => {
+      const id = Number((request.params as { imageid: string }).imageid);
+      const image = [...state.images.values()].flat().find((i) => i.imageid === id);
+      const copy = image?.fetch?.state === 'ok' ? image.fetch : null;
+      if (!copy?.bytes) return reply.code(404).send({ error: 'no such image' });
+      return reply
+        .type(copy.contentType ?? 'image/jpeg')
+        .header('cache-control', 'public, max-age=86400')
+        .send(copy.bytes);
+    },
+  });
+
   app.post(
     '/jservice/imageCreate',
     auth,
     guarded(async (request, reply) => {
       const b = readBody(request.body);
       const property = hotel(state, b);
-      string(b, 'proppmsid', '', { required: true, numbers: true });
+      // Listed as required, yet absent from Su's own published samples: accepted either way (lenient in).
+      string(b, 'proppmsid', '', { numbers: true });
       const items = array(b, 'images', '', true);
       if (items.length === 0) throw new Invalid('images', 'must list at least one image');
       const inputs = items.map((item, i) => {
@@ -58,6 +79,7 @@ export function registerImageRoutes(app: FastifyInstance, state: EmulatorState):
       const held = state.images.get(property.hotelid) ?? [];
       state.images.set(property.hotelid, held);
       // Results come in input order; an item with pms_imageid is answered by it, one without by the numeric id.
+      const fetches: StoredImage[] = [];
       const data = inputs.map(({ url, name, pms }) => {
         // Sending a pms_imageid again replaces that image's source (the partner's id names one image).
         let image = pms ? held.find((h) => h.pms_imageid === pms) : undefined;
@@ -73,10 +95,14 @@ export function registerImageRoutes(app: FastifyInstance, state: EmulatorState):
           };
           held.push(image);
         }
+        fetches.push(image);
         const common = { image_url: url, su_url: suUrl(request, image.imageid) };
         return pms ? { pms_imageid: pms, ...common } : { imageid: image.imageid, ...common };
       });
-      return reply.send({ Status: 'Success', Data: data });
+      await reply.send({ Status: 'Success', Data: data });
+      // Su answers first and fetches afterwards; each image's copy is there once its fetch is done.
+      for (const image of fetches) void fetchImage(image, state.now);
+      return reply;
     }),
   );
 

@@ -34,6 +34,8 @@ export interface EmulatorOptions {
    * random one is made for each run (printed by `npm run emulator`, handed to the app's demo in-process).
    */
   controlToken: string;
+  /** Starts with a few photos already held at Su for each active property (the demo provider). */
+  seedPhotos: boolean;
 }
 
 export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
@@ -45,6 +47,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   pushTimeoutMs: 5000,
   paymentCompleteSeconds: 60,
   partnerUrl: '',
+  seedPhotos: false,
   partnerUsername: '',
   partnerPassword: '',
   controlToken: '',
@@ -70,4 +73,5 @@ export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
   partnerUsername: 'EMULATOR_PARTNER_USERNAME',
   partnerPassword: 'EMULATOR_PARTNER_PASSWORD',
   controlToken: 'EMULATOR_CONTROL_TOKEN',
+  seedPhotos: 'EMULATOR_SEED_PHOTOS',
 };

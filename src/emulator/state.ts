@@ -22,6 +22,14 @@ export interface StoredImage {
   /** Associated with the property itself, and with these rooms. */
   property: boolean;
   rooms: Set<string>;
+  /** Su's own copy: fetched from `source_url` after the create; `su_url` serves it (404 until fetched or when it failed). */
+  fetch?: {
+    state: 'pending' | 'ok' | 'failed';
+    error: string | null;
+    at: string | null;
+    bytes: Buffer | null;
+    contentType: string | null;
+  };
 }
 
 /** A payment transaction started by a card payment link or a widget link. */

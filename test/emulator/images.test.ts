@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulatorHarness, type EmulatorHarness } from '../support/emulatorHarness';
 import { fixtureText } from '../support/fixtures';
@@ -31,7 +33,7 @@ describe('images', () => {
     expect(first).toEqual({
       pms_imageid: '2222',
       image_url: 'https://images.example.com/p103/roadblue.jpg',
-      su_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_emulator\/images\/\d+$/),
+      su_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/SUAPI\/su-images\/\d+$/),
     });
     expect(second).toEqual({
       imageid: expect.any(Number),
@@ -39,10 +41,60 @@ describe('images', () => {
       su_url: expect.any(String),
     });
     expect(Object.keys(first!)).not.toContain('imageid');
-    // su_url sends a viewer to the source image.
-    const redirect = await fetch(second!.su_url, { redirect: 'manual' });
-    expect(redirect.status).toBe(302);
-    expect(redirect.headers.get('location')).toBe('https://images.example.com/p103/bsky.jpg');
+  });
+
+  it('fetches each created image from its url and serves its own copy at su_url, not a redirect', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Array.from({ length: 64 }, (_, i) => i), 0xff, 0xd9]);
+    const served: string[] = [];
+    const source = createServer((req, res) => {
+      served.push(req.url ?? '');
+      if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+      else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+    try {
+      // Su's own published sample has no proppmsid: accepted (lenient in).
+      const answer = await h.main<Created>('imageCreate', {
+        hotelid: 'IK-DEMO-001',
+        images: [
+          { url: `${base}/photo.jpg`, name: 'Garden', pms_imageid: 'ok-1' },
+          { url: `${base}/page.html`, name: 'Not a photo', pms_imageid: 'html-1' },
+          { url: `${base}/gone.jpg`, name: 'Gone', pms_imageid: 'gone-1' },
+        ],
+      });
+      expect(answer.status).toBe(200);
+      const [ok, html, gone] = answer.body.Data;
+      const control = createEmulatorControl(h.emulator);
+      type Held = { pms_imageid: string; fetch: { state: string; error: string | null; bytes: number } | null };
+      const held = async () => (await control.content('IK-DEMO-001')).images as Held[];
+      const settled = async () => {
+        for (let i = 0; i < 200; i++) {
+          const images = await held();
+          if (images.every((img) => img.fetch?.state !== 'pending')) return images;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        throw new Error('the fetches did not settle');
+      };
+      const images = await settled();
+      expect(served.sort()).toEqual(['/gone.jpg', '/page.html', '/photo.jpg']);
+      const byId = (id: string) => images.find((i) => i.pms_imageid === id)!.fetch!;
+      expect(byId('ok-1')).toMatchObject({ state: 'ok', bytes: jpeg.length });
+      expect(byId('html-1')).toMatchObject({ state: 'failed', error: expect.stringMatching(/not an image/) });
+      expect(byId('gone-1')).toMatchObject({ state: 'failed', error: expect.stringMatching(/HTTP 404/) });
+
+      const copy = await fetch(ok!.su_url, { redirect: 'manual' });
+      expect(copy.status).toBe(200);
+      expect(copy.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await copy.arrayBuffer()).equals(jpeg)).toBe(true);
+      // Re-hosted: the source may go away, Su's copy stays.
+      await new Promise<void>((resolve) => source.close(() => resolve()));
+      expect((await fetch(ok!.su_url)).status).toBe(200);
+      for (const failed of [html!, gone!]) expect((await fetch(failed.su_url)).status).toBe(404);
+    } finally {
+      source.close();
+    }
   });
 
   it('retrieve lists every image with is_associate false until associated, per property or per room', async () => {
@@ -131,7 +183,6 @@ describe('images', () => {
 
   it.each([
     ['imageCreate', { ...createSample, hotelid: 'NOPE' }, 'hotelid: invalid hotel code (NOPE)'],
-    ['imageCreate', { ...createSample, proppmsid: undefined }, 'proppmsid: is required'],
     ['imageCreate', { ...createSample, images: [] }, 'images: must list at least one image'],
     ['imageCreate', { ...createSample, images: [{ name: 'x' }] }, 'images[0].url: is required'],
     [

@@ -218,7 +218,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       revoked = false;
       if (emulator) return connect();
       try {
-        emulator = await startEmulator();
+        emulator = await startEmulator({ seedPhotos: true });
         startError = null;
       } catch (error) {
         startError = `The demo provider could not start: ${errorText(error)}`;

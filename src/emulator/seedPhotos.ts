@@ -1,0 +1,47 @@
+import sharp from 'sharp';
+import type { EmulatorState } from './state';
+
+/** The demo's photos already held at Su: drawn here (no image files to ship), as JPEGs of a realistic size. */
+const SCENES = [
+  { key: 'outside', name: 'The house from the street', sky: '#9cc7e8', ground: '#7a9a5b', body: '#e9d8b4' },
+  { key: 'room', name: 'Bedroom with a view', sky: '#f3e7d3', ground: '#b98b5e', body: '#ffffff' },
+  { key: 'breakfast', name: 'Breakfast table', sky: '#fbe9c6', ground: '#8c5a3c', body: '#f6c453' },
+] as const;
+
+function scene(title: string, s: (typeof SCENES)[number]): string {
+  const safe = title.replace(/[<>&"]/g, '');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1067" viewBox="0 0 1600 1067">
+  <rect width="1600" height="700" fill="${s.sky}"/>
+  <rect y="700" width="1600" height="367" fill="${s.ground}"/>
+  <rect x="460" y="360" width="680" height="420" rx="12" fill="${s.body}" stroke="#5b4636" stroke-width="8"/>
+  <polygon points="420,380 800,150 1180,380" fill="#a0522d" stroke="#5b4636" stroke-width="8"/>
+  <rect x="740" y="560" width="120" height="220" fill="#6b4f3a"/>
+  <rect x="540" y="460" width="130" height="110" fill="#cfe8f7" stroke="#5b4636" stroke-width="6"/>
+  <rect x="930" y="460" width="130" height="110" fill="#cfe8f7" stroke="#5b4636" stroke-width="6"/>
+  <text x="800" y="960" font-family="sans-serif" font-size="64" text-anchor="middle" fill="#ffffff">${safe}</text>
+</svg>`;
+}
+
+/**
+ * Gives each active property a few photos already held at Su (fetched and associated: two with the property, one
+ * with its first room), so that the demo's Photos tab shows what Su holds from the first start.
+ */
+export async function seedPhotos(state: EmulatorState): Promise<void> {
+  for (const property of state.properties.filter((p) => p.active)) {
+    const held = state.images.get(property.hotelid) ?? [];
+    for (const [i, s] of SCENES.entries()) {
+      const bytes = await sharp(Buffer.from(scene(property.name, s))).jpeg({ quality: 80 }).toBuffer();
+      const room = i === 1 ? property.rooms[0]?.roomid : undefined;
+      held.push({
+        imageid: state.nextId('image'),
+        pms_imageid: '',
+        image_name: s.name,
+        source_url: `https://photos.example-pms.com/${property.hotelid.toLowerCase()}/${s.key}.jpg`,
+        property: room === undefined,
+        rooms: new Set(room ? [room] : []),
+        fetch: { state: 'ok', error: null, at: new Date(state.now()).toISOString(), bytes, contentType: 'image/jpeg' },
+      });
+    }
+    state.images.set(property.hotelid, held);
+  }
+}
