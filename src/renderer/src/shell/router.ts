@@ -32,7 +32,9 @@ export const routes: RouteRecordRaw[] = [
     // One screen: the property and the tab are in the address (a notice's alert opens its property's notices).
     path: '/property',
     meta: { title: 'Property', icon: 'pi pi-building' } satisfies NavMeta,
-    children: [{ path: ':hotelId?/:tab(details|facilities|notices)?', name: 'property', component: PropertyView }],
+    children: [
+      { path: ':hotelId?/:tab(details|facilities|notices|photos)?', name: 'property', component: PropertyView },
+    ],
   },
   {
     path: '/connection',
@@ -50,5 +52,17 @@ export const routes: RouteRecordRaw[] = [
 export function createAppRouter(): Router {
   const router = createRouter({ history: createWebHashHistory(), routes });
   router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));
+  router.afterEach((to) => to.hash && scrollToSection(to.hash.slice(1)));
   return router;
+}
+
+/**
+ * An address's #section (`/connection#su-reach`) brings that section into view once its screen has drawn it (it
+ * may wait for data). The screens scroll inside the shell, not the window, so the router's own scrolling does not
+ * reach them.
+ */
+function scrollToSection(id: string, triesLeft = 40): void {
+  const el = document.getElementById(id);
+  if (el) return el.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  if (triesLeft > 0) setTimeout(() => scrollToSection(id, triesLeft - 1), 100);
 }
