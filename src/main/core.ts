@@ -21,7 +21,7 @@ import { outboxHandlers } from './outbox/handlers';
 import { createOutbox } from './outbox/outbox';
 import { REPLY_KINDS, replySenders } from './inbox/replySenders';
 import { propertyHandlers } from './property/handlers';
-import { createPropertyService, PROPERTY_KINDS } from './property/propertyService';
+import { createPropertyService, facilitySender, PROPERTY_KINDS } from './property/propertyService';
 import { pushHandlers } from './push/handlers';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { TunnelProvider } from './push/tunnel';
@@ -94,7 +94,7 @@ export function createCore(deps: CoreDeps): Core {
       ...replySenders(() => connection.provider()),
       [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
       [PROPERTY_KINDS.details]: (request) => connection.provider().property.update(request),
-      [PROPERTY_KINDS.facilities]: (request) => connection.provider().property.setFacilities(request),
+      [PROPERTY_KINDS.facilities]: facilitySender((request) => connection.provider().property.setFacilities(request)),
     },
     markSentRefusals: {
       [RATES_KIND]: ratesMarkSentRefusal,

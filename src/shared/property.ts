@@ -112,9 +112,11 @@ export const DETAILS_LABELS: Record<DetailsField, string> = {
 
 const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 /** A number typed as text; a value that is not a number stays text so the schema says so by its field. */
-const num = (v: string): number | string | undefined => {
+/** A decimal comma is read as a point (55,6797) only where a fraction makes sense; "1,000" rooms is not 1. */
+const num = (v: string, decimalComma = false): number | string | undefined => {
   if (blank(v)) return undefined;
-  const n = Number(v.trim().replace(',', '.'));
+  const t = v.trim();
+  const n = Number(decimalComma && /^-?\d+,\d+$/.test(t) ? t.replace(',', '.') : t);
   return Number.isFinite(n) ? n : v;
 };
 const opt = (v: string) => (blank(v) ? undefined : v.trim());
@@ -132,7 +134,10 @@ export function detailsCandidate(hotelId: string, f: DetailsForm): Record<string
   return dropUndefined({
     hotel_id: hotelId,
     legal_entity_id: f.legal_entity_id.trim(),
-    position: { latitude: num(f['position.latitude']) ?? null, longitude: num(f['position.longitude']) ?? null },
+    position: {
+      latitude: num(f['position.latitude'], true) ?? null,
+      longitude: num(f['position.longitude'], true) ?? null,
+    },
     check_in: dropUndefined({ from: f['check_in.from'], until: opt(f['check_in.until']) }),
     check_out: dropUndefined({ from: opt(f['check_out.from']), until: f['check_out.until'] }),
     property_name: f.property_name.trim(),
@@ -272,6 +277,19 @@ export interface FacilityRecordEntry extends FacilityEntry {
   instances: FacilityInstanceRecord[];
 }
 
+/** Every detail object the contract knows, for a facility id the app has no list for. */
+export const ALL_DETAILS = [
+  'parking_details',
+  'payment_details',
+  'temporarily_closed_details',
+  'surcharge_details',
+  'schedule_details',
+  'on_site_details',
+  'restaurant_details',
+  'swimming_pool_details',
+  'internet_details',
+] as const;
+
 const facilityInstanceSchema = z
   .object({
     key: z.string().trim().min(1).max(64),
@@ -283,7 +301,8 @@ const facilityInstanceSchema = z
       .transform((v) => v || null)
       .nullable()
       .default(null),
-    details: z.record(z.string(), z.unknown()).default({}),
+    // Only the contract's detail objects: nothing else (an `instance_id` among them, say) can reach a request.
+    details: z.partialRecord(z.enum(ALL_DETAILS), z.unknown()).default({}),
   })
   .strict();
 
@@ -335,19 +354,6 @@ export const KNOWN_FACILITIES: Record<string, { name: string; details: readonly 
   '9114': { name: 'Lunch', details: ['schedule_details', 'surcharge_details'] },
   '9115': { name: 'Dinner', details: ['schedule_details', 'surcharge_details'] },
 };
-
-/** Every detail object the contract knows, for a facility id the app has no list for. */
-export const ALL_DETAILS = [
-  'parking_details',
-  'payment_details',
-  'temporarily_closed_details',
-  'surcharge_details',
-  'schedule_details',
-  'on_site_details',
-  'restaurant_details',
-  'swimming_pool_details',
-  'internet_details',
-] as const;
 
 /** A facility's name for people: the known name, or "Facility 123". */
 export const facilityName = (facilityId: string) => KNOWN_FACILITIES[facilityId]?.name ?? `Facility ${facilityId}`;
@@ -402,7 +408,7 @@ export function composeFacilities(
         problems[`${i}.instances.${j}.instanceId`] =
           'The id at Booking.com: letters and digits, as the extranet shows it.';
       } else if (instance.instanceId) {
-        instances.push({ instance_id: instance.instanceId, ...instance.details });
+        instances.push({ ...instance.details, instance_id: instance.instanceId });
         from.push(j);
       } else if (!was) {
         instances.push({ ...instance.details });
@@ -580,7 +586,13 @@ export const propertyMethods = {
     .strict(),
   'property.history': z.object({ hotelId: hotel }).strict(),
   /** Makes an earlier push's record the draft again; the owner previews and sends it as any draft. */
-  'property.revert': z.object({ pushId: z.number().int().positive() }).strict(),
+  'property.revert': z
+    .object({
+      pushId: z.number().int().positive(),
+      /** The owner agreed to replace the changes not yet sent (refused with `draft_exists` otherwise). */
+      replaceDraft: z.boolean().default(false),
+    })
+    .strict(),
   'property.saveChannelIds': z
     .object({
       hotelId: hotel,

@@ -122,7 +122,14 @@ describe('details', () => {
     const first = (await call('property.history', { hotelId: LOFT })).find(
       (p) => p.section === 'details' && p.id !== push.id,
     )!;
-    expect(await call('property.revert', { pushId: first.id })).toEqual({
+    // Over changes not yet sent, a revert asks first.
+    await call('property.saveDetailsDraft', { hotelId: LOFT, form: { ...after.form, stars: '2' } });
+    expect(await dispatch('property.revert', { pushId: first.id })).toMatchObject({
+      ok: false,
+      error: { code: 'draft_exists' },
+    });
+    expect((await call('property.details', { hotelId: LOFT })).form.stars).toBe('2');
+    expect(await call('property.revert', { pushId: first.id, replaceDraft: true })).toEqual({
       section: 'details',
       hotelId: LOFT,
       roomId: null,
@@ -138,6 +145,12 @@ describe('details', () => {
     expect(details.filter((p) => p.current).map((p) => p.id)).toEqual([reverted.push.id]);
     expect((await control().content(LOFT)).propertyRecord).toEqual(first.request);
     expect(detailsFormOf((await call('property.details', { hotelId: LOFT })).record!)['floor_count']).toBe('1');
+
+    // A revert edited before sending is a change of its own, no longer "the revert of" that push.
+    await call('property.revert', { pushId: push.id, replaceDraft: true });
+    const edited = await call('property.details', { hotelId: LOFT });
+    await call('property.saveDetailsDraft', { hotelId: LOFT, form: { ...edited.form, floor_count: '3' } });
+    expect((await sendDetails(LOFT)).push.reverts).toBeNull();
   });
 
   it('a refusal by Su names the field: a legal entity without a valid contract', async () => {

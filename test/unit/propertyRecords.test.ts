@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { detailsChanges, draftPathOf, facilitiesAfter, facilityChanges } from '../../src/main/property/records';
+import { facilitySender } from '../../src/main/property/propertyService';
+import { AppFailure } from '../../src/shared/result';
 import {
   composeFacilities,
+  facilitiesDraftSchema,
+  type FacilitySet,
   detailsFormOf,
   detailsRequest,
   emptyDetailsForm,
@@ -178,5 +182,81 @@ describe('facilities: what a draft sends', () => {
     expect(draftPathOf('facilities.0.instances.0.instance_id', sources)).toBe('3.instances.0.instanceId');
     expect(draftPathOf('facilities.0.is_available', sources)).toBe('3.is_available');
     expect(draftPathOf('channel_hotel_id', sources)).toBeNull();
+  });
+});
+
+describe('facilities: what the core does not take from a draft', () => {
+  const record: FacilityRecordEntry[] = [
+    {
+      facilityId: '2',
+      isAvailable: true,
+      instances: [{ key: 'made', instanceId: null, details: { parking_details: { name: 'Street' } }, createdAt: 5 }],
+    },
+  ];
+
+  it('an instance Su holds stays in the record (and tracked) when a draft leaves it out', () => {
+    const draft = [{ facilityId: '2', isAvailable: false, instances: [] }];
+    expect(composeFacilities({ hotel_id: 'H', channel_hotel_id: '7' }, record, draft).request!.facilities).toEqual([
+      { facility_id: '2', is_available: false },
+    ]);
+    expect(facilitiesAfter(record, draft, new Set(['2']))[0]!.instances).toEqual(record[0]!.instances);
+  });
+
+  it('only the contract’s detail objects, and the real instance id wins', () => {
+    const parsed = facilitiesDraftSchema.safeParse([
+      { facilityId: '2', isAvailable: true, instances: [{ key: 'k', details: { instance_id: '999' } }] },
+    ]);
+    expect(parsed.success).toBe(false);
+    const sent = composeFacilities(
+      { hotel_id: 'H', channel_hotel_id: '7' },
+      [],
+      [
+        {
+          facilityId: '2',
+          isAvailable: true,
+          instances: [{ key: 'k', instanceId: '42', details: { parking_details: {} } }],
+        },
+      ],
+    );
+    expect(sent.request!.facilities[0]!.instances).toEqual([{ parking_details: {}, instance_id: '42' }]);
+  });
+});
+
+describe('the facility sender', () => {
+  const creating: FacilitySet = {
+    hotel_id: 'H',
+    channel_hotel_id: '7',
+    facilities: [{ facility_id: '2', is_available: true, instances: [{ parking_details: { name: 'Yard' } }] }],
+  };
+  const updating: FacilitySet = {
+    hotel_id: 'H',
+    channel_hotel_id: '7',
+    facilities: [{ facility_id: '2', is_available: true, instances: [{ instance_id: '42', parking_details: {} }] }],
+  };
+  const serverError = new AppFailure({
+    code: 'provider',
+    message: 'Su answered HTTP 502.',
+    httpStatus: 502,
+    retryable: true,
+  });
+  const failing = (error: AppFailure) => facilitySender(() => Promise.reject(error));
+  const errorOf = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: AppFailure) => e.error,
+    );
+
+  it('a server error on a request that creates instances stops for the owner instead of being retried', async () => {
+    expect(await errorOf(failing(serverError)(creating))).toMatchObject({
+      retryable: false,
+      outcomeUnknown: true,
+      message: expect.stringMatching(/may have created the new instances/),
+    });
+  });
+
+  it('the same error on an update, or an offline error, keeps its own meaning', async () => {
+    expect(await errorOf(failing(serverError)(updating))).toEqual(serverError.error);
+    const offline = new AppFailure({ code: 'network', message: 'Su cannot be reached.', retryable: true });
+    expect(await errorOf(failing(offline)(creating))).toEqual(offline.error);
   });
 });

@@ -140,7 +140,6 @@ export function createDemoProperty(
   return {
     async enter(): Promise<void> {
       if (settings.get(DONE_KEY)) return;
-      settings.set(DONE_KEY, true);
       const known = new Set((await call('rates.properties', {})).map((p) => p.hotelId));
       for (const c of content()) {
         if (!known.has(c.hotelId)) continue;
@@ -156,6 +155,8 @@ export function createDemoProperty(
           await sendDraft({ section: 'facilities', hotelId: c.hotelId, roomId });
         }
       }
+      // Only once all went in: a start that failed half way tries again (a property already done is skipped).
+      settings.set(DONE_KEY, true);
     },
     /** Records, facilities and notices are kept per provider: the demo's stay with the demo. */
     leave(): void {

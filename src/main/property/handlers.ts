@@ -40,7 +40,7 @@ export function propertyHandlers(deps: { property: PropertyService; events: Even
     },
     'property.history': (args) => property.history(args.hotelId),
     'property.revert': (args) => {
-      const result = property.revert(args.pushId);
+      const result = property.revert(args.pushId, args.replaceDraft);
       emit(
         result.hotelId,
         result.section === 'details' ? { section: 'details' } : { section: 'facilities', roomId: result.roomId },

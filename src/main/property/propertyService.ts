@@ -43,6 +43,32 @@ export type PropertySenders = {
   [PROPERTY_KINDS.facilities]: (request: FacilitySet) => Promise<unknown>;
 };
 const KINDS = new Set<string>(Object.values(PROPERTY_KINDS));
+
+/**
+ * The outbox's sender of a facility set. A request that creates instances (some sent without `instance_id`) is
+ * never repeated by itself: when Su answers with a server error or no answer comes, Su may have created them, so
+ * the push stops for the owner (check the extranet, then mark it as sent or send it again) instead of being
+ * retried into a second car park.
+ */
+export function facilitySender(send: (request: FacilitySet) => Promise<unknown>) {
+  return async (request: FacilitySet): Promise<unknown> => {
+    try {
+      return await send(request);
+    } catch (error) {
+      const creates = request.facilities.some((f) => f.instances?.some((i) => i.instance_id === undefined));
+      if (!(error instanceof AppFailure) || !creates) throw error;
+      const e = error.error;
+      const serverSide = e.retryable === true && e.code !== 'network' && (e.httpStatus ?? 500) >= 500;
+      if (!serverSide && !e.outcomeUnknown) throw error;
+      throw new AppFailure({
+        ...e,
+        retryable: false,
+        outcomeUnknown: true,
+        message: `${e.message} Su may have created the new instances anyway: check the facilities in the Booking.com extranet, then mark this change as sent or send it again.`,
+      });
+    }
+  };
+}
 export const isPropertyKind = (kind: string) => KINDS.has(kind);
 
 type PushRow = {
@@ -119,6 +145,12 @@ export function createPropertyService(deps: {
       draft: JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>),
       now: now(),
     });
+  }
+
+  /** A draft Revert made stays "the revert of …" only while it is saved unchanged; an edit makes it a change of its own. */
+  function revertsKept(hotelId: string, scope: Scope, value: unknown): number | null {
+    const stored = draft<unknown>(hotelId, scope);
+    return stored && stored.reverts !== null && sameJson(stored.value, value) ? stored.reverts : null;
   }
 
   function dropDraft(hotelId: string, scope: Scope): boolean {
@@ -219,7 +251,7 @@ export function createPropertyService(deps: {
     const parsed = detailsFormSchema.parse(form);
     // Typed back to what Su holds: no draft (nothing to send).
     if (confirmed && sameJson(parsed, detailsFormOf(confirmed.value))) dropDraft(hotelId, { section: 'details' });
-    else writeDraft(hotelId, { section: 'details' }, parsed, draft(hotelId, { section: 'details' })?.reverts ?? null);
+    else writeDraft(hotelId, { section: 'details' }, parsed, revertsKept(hotelId, { section: 'details' }, parsed));
     return details(hotelId);
   }
 
@@ -260,7 +292,7 @@ export function createPropertyService(deps: {
     const parsed = facilitiesDraftSchema.parse(list) as FacilityEntry[];
     const confirmed = record<FacilityRecordEntry[]>(hotelId, scope)?.value ?? [];
     if (sameJson(parsed, draftOfRecord(confirmed))) dropDraft(hotelId, scope);
-    else writeDraft(hotelId, scope, parsed, draft(hotelId, scope)?.reverts ?? null);
+    else writeDraft(hotelId, scope, parsed, revertsKept(hotelId, scope, parsed));
     return facilities(hotelId, roomId);
   }
 
@@ -421,13 +453,16 @@ export function createPropertyService(deps: {
       } else {
         const after = JSON.parse(push.after) as FacilitiesAfter;
         const ids = returnedIds(result);
-        for (const facility of after.facilities)
-          for (const instance of facility.instances) {
-            if (!after.created.includes(instance.key)) continue;
-            instance.createdAt = at;
-            const returned = ids.findIndex((r) => r.facilityId === facility.facilityId);
-            if (returned >= 0) instance.instanceId = ids.splice(returned, 1)[0]!.instanceId;
-          }
+        for (const facility of after.facilities) {
+          const created = facility.instances.filter((i) => after.created.includes(i.key));
+          for (const instance of created) instance.createdAt = at;
+          // Ids Su returned, if it ever does: taken only when they are new ids and exactly one per created instance
+          // of that facility, so an id can never be given to the wrong instance.
+          const known = new Set(facility.instances.map((i) => i.instanceId).filter(Boolean));
+          const fresh = ids.filter((r) => r.facilityId === facility.facilityId && !known.has(r.instanceId));
+          if (fresh.length === created.length)
+            created.forEach((instance, n) => (instance.instanceId = fresh[n]!.instanceId));
+        }
         value = after.facilities;
       }
       db.prepare(
@@ -483,13 +518,21 @@ export function createPropertyService(deps: {
      * facilities, instances Su has now keep their ids, and a facility the earlier record did not have becomes
      * unavailable (Su cannot remove facilities or instances).
      */
-    revert(pushId: number): { section: Scope['section']; hotelId: string; roomId: string | null } {
+    revert(
+      pushId: number,
+      replaceDraft = false,
+    ): { section: Scope['section']; hotelId: string; roomId: string | null } {
       const row = db.prepare('SELECT * FROM property_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
       if (!row) throw refused('This change is not in the history.', 'not_found');
       if (row.applied_at === null) throw refused('Only a change Su confirmed can be sent again.');
       if (row.provider !== provider())
         throw refused('This change went to another provider than the one in use: switch back to send it again.');
       const scope = parseScope(row.scope);
+      if (!replaceDraft && draft(row.hotel_id, scope))
+        throw refused(
+          'You have changes not yet sent here: reverting replaces them with the earlier record.',
+          'draft_exists',
+        );
       if (scope.section === 'details') {
         writeDraft(row.hotel_id, scope, detailsFormOf(JSON.parse(row.after) as PropertyUpdate), pushId);
         return { section: 'details', hotelId: row.hotel_id, roomId: null };

@@ -126,18 +126,16 @@ export function facilitiesAfter(
   for (const entry of draft) {
     if (!sentFacilityIds.has(entry.facilityId)) continue;
     const was = record.find((r) => r.facilityId === entry.facilityId);
-    const next: FacilityRecordEntry = {
-      facilityId: entry.facilityId,
-      isAvailable: entry.isAvailable,
-      instances: entry.instances
-        // An instance changed without an id was not sent: the record keeps it as it was.
-        .map((i) => {
-          const old = was?.instances.find((o) => o.key === i.key);
-          if (old && !i.instanceId && !(sameJson(old.details, i.details) && old.instanceId === i.instanceId))
-            return old;
-          return { ...i, createdAt: old ? old.createdAt : null };
-        }),
-    };
+    const instances: FacilityRecordEntry['instances'] = entry.instances
+      // An instance changed without an id was not sent: the record keeps it as it was.
+      .map((i) => {
+        const old = was?.instances.find((o) => o.key === i.key);
+        if (old && !i.instanceId && !(sameJson(old.details, i.details) && old.instanceId === i.instanceId)) return old;
+        return { ...i, createdAt: old ? old.createdAt : null };
+      });
+    // Su cannot remove an instance: one the draft left out is still held, and still tracked.
+    for (const old of was?.instances ?? []) if (!instances.some((i) => i.key === old.key)) instances.push(old);
+    const next: FacilityRecordEntry = { facilityId: entry.facilityId, isAvailable: entry.isAvailable, instances };
     const at = after.findIndex((f) => f.facilityId === entry.facilityId);
     if (at >= 0) after[at] = next;
     else after.push(next);

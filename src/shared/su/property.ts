@@ -51,7 +51,7 @@ export const propertyUpdateSchema = z
     stars: z
       .string()
       .trim()
-      .regex(/^[0-5](\.5)?$/, 'Stars 0 to 5.')
+      .regex(/^([0-4](\.5)?|5)$/, 'Stars 0 to 5, in halves.')
       .optional(),
     target: z.enum(['test', 'production'], {
       message: 'The target: test (a test property) or production (ready for guests).',

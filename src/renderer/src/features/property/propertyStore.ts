@@ -63,14 +63,14 @@ export const usePropertyStore = defineStore('property', () => {
   }
 
   /** Makes an earlier push's record the draft again; answers where, for the screen to open its preview. */
-  async function revert(pushId: number): Promise<RevertTarget | AppError> {
-    const result = await api['property.revert']({ pushId });
+  async function revert(pushId: number, replaceDraft = false): Promise<RevertTarget | AppError> {
+    const result = await api['property.revert']({ pushId, replaceDraft });
     if (!result.ok) return result.error;
     return result.value;
   }
 
   /** Retry or Discard of a push that did not go through: the outbox decides, the history follows. */
-  async function decide(decision: 'retry' | 'discard', push: PropertyPush): Promise<AppError | null> {
+  async function decide(decision: 'retry' | 'discard' | 'markSent', push: PropertyPush): Promise<AppError | null> {
     const error = await useOutboxStore()[decision](push.outboxId);
     await loadHistory();
     return error;
