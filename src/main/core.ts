@@ -20,6 +20,11 @@ import { createNoticesPoller, createNoticesService } from './notices/noticesServ
 import { outboxHandlers } from './outbox/handlers';
 import { createOutbox } from './outbox/outbox';
 import { REPLY_KINDS, replySenders } from './inbox/replySenders';
+import { photosHandlers } from './photos/handlers';
+import { createPhotoFiles } from './photos/library';
+import { createMediaLinks } from './photos/media';
+import { createPhotosService, PHOTO_KINDS } from './photos/photosService';
+import { fetchImageBytes, photoReach, smallJpeg } from './photos/reach';
 import { propertyHandlers } from './property/handlers';
 import { createPropertyService, facilitySender, PROPERTY_KINDS } from './property/propertyService';
 import { pushHandlers } from './push/handlers';
@@ -94,6 +99,8 @@ export function createCore(deps: CoreDeps): Core {
       ...replySenders(() => connection.provider()),
       [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
       [PROPERTY_KINDS.details]: (request) => connection.provider().property.update(request),
+      [PHOTO_KINDS.create]: (payload) => connection.provider().images.create(photos.createRequest(payload)),
+      [PHOTO_KINDS.associate]: (payload) => connection.provider().images.associate(photos.associateRequest(payload)),
       [PROPERTY_KINDS.facilities]: facilitySender((request) => connection.provider().property.setFacilities(request)),
     },
     markSentRefusals: {
@@ -105,6 +112,10 @@ export function createCore(deps: CoreDeps): Core {
     onChange: (item) => {
       ratesFeature.afterOutboxChange(item);
       propertyFeature.afterOutboxChange(item);
+      const photosOf = photos.onOutboxChange(item);
+      if (photosOf) events.emit('photos.changed', { hotelId: photosOf });
+      // Su fetches a created photo within moments: look at its copy soon rather than at the next round.
+      if (photosOf && item.kind === PHOTO_KINDS.create && item.state === 'sent') setTimeout(checkPhotos, 800).unref();
       inboxNews.afterOutboxChange(item);
       outboxFeature.changed();
     },
@@ -145,7 +156,19 @@ export function createCore(deps: CoreDeps): Core {
     queueMicrotask(() => events.emit('notices.changed', { unseen: notices.unseen(), added: [] })),
   );
 
+  const mediaFiles = createPhotoFiles(deps.dataDir);
+  const media = createMediaLinks({
+    database: db,
+    now,
+    file: (photoId) => mediaFiles.paths(photoId).upload,
+    onFetched: (photoId) => {
+      const hotel = db.db.prepare('SELECT hotel_id FROM photos WHERE id = ?').get(photoId) as
+        { hotel_id: string } | undefined;
+      if (hotel) events.emit('photos.changed', { hotelId: hotel.hotel_id });
+    },
+  });
   const push = createPushService({
+    publicRoutes: (app) => media.routes(app),
     database: db,
     settings: deps.settings,
     secrets: deps.secrets,
@@ -159,6 +182,39 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
   });
   const pushFeature = pushHandlers({ push, events });
+
+  // Photos: files in the data folder, served to Su at unguessable addresses on the listener while it fetches them.
+  const photoFiles = mediaFiles;
+  const photosChanged = (hotelId: string) => events.emit('photos.changed', { hotelId });
+  const photos = createPhotosService({
+    database: db,
+    outbox,
+    now,
+    files: photoFiles,
+    media,
+    provider: () => connection.active(),
+    reach: () => photoReach(push.status(), connection.active()),
+    roomsOf: (hotelId) =>
+      rates
+        .properties()
+        .find((p) => p.hotelId === hotelId)
+        ?.rooms.map((r) => r.id) ?? [],
+    retrieve: (hotelId) => connection.provider().images.list({ hotelid: hotelId }),
+    fetchImage: fetchImageBytes,
+    changed: photosChanged,
+  });
+  let verifying = false;
+  const checkPhotos = () => {
+    if (verifying) return;
+    verifying = true;
+    void photos
+      .verify()
+      .then((touched) => touched.forEach(photosChanged))
+      .catch((error: unknown) => console.error(`photos: ${String(error)}`))
+      .finally(() => (verifying = false));
+  };
+  const photoChecks = setInterval(checkPhotos, 5_000);
+  photoChecks.unref();
 
   const info: AppInfo = {
     version: deps.version,
@@ -175,6 +231,7 @@ export function createCore(deps: CoreDeps): Core {
     ...savedRepliesHandlers(createSavedReplies(db.db, now)),
     ...ratesFeature.handlers,
     ...propertyFeature.handlers,
+    ...photosHandlers({ photos, files: photoFiles, outboxChanged: outboxFeature.changed, thumbnailOf: smallJpeg }),
     ...noticesHandlers({ notices: () => notices }),
     ...demoHandlers({ demo: deps.demo, events, checkNotices: (hotelId) => notices.checkNow(hotelId) }),
   } satisfies Handlers;
@@ -195,6 +252,7 @@ export function createCore(deps: CoreDeps): Core {
     close: async () => {
       await push.stop();
       await noticesPoller.stop();
+      clearInterval(photoChecks);
       await outbox.stop();
       db.close();
     },

@@ -4,6 +4,7 @@ import { demoMethods, type DemoEvents, type DemoResults } from './demo';
 import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
 import { noticesMethods, type NoticesEvents, type NoticesResults } from './notices';
 import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
+import { photosMethods, type PhotosEvents, type PhotosResults } from './photos';
 import { propertyMethods, type PropertyEvents, type PropertyResults } from './property';
 import { pushMethods, type PushEvents, type PushResults } from './push';
 import { ratesMethods, type RatesEvents, type RatesResults } from './rates';
@@ -39,6 +40,7 @@ export const contractArgs = {
   ...savedRepliesMethods,
   ...ratesMethods,
   ...propertyMethods,
+  ...photosMethods,
   ...noticesMethods,
   ...demoMethods,
 } as const;
@@ -53,6 +55,7 @@ export interface ContractResults
     SavedRepliesResults,
     RatesResults,
     PropertyResults,
+    PhotosResults,
     NoticesResults,
     DemoResults {
   'app.info': AppInfo;
@@ -81,6 +84,7 @@ export interface ContractEvents
     OutboxEvents,
     RatesEvents,
     PropertyEvents,
+    PhotosEvents,
     NoticesEvents,
     DemoEvents {}
 export type EventName = keyof ContractEvents;
@@ -92,6 +96,7 @@ export const EVENT_NAMES: EventName[] = [
   'outbox.changed',
   'rates.changed',
   'property.changed',
+  'photos.changed',
   'notices.changed',
   'demo.changed',
 ];

@@ -7,7 +7,8 @@ export type OutboxEntity =
   | { kind: 'thread'; threadId: number }
   | { kind: 'review'; reviewId: number }
   | { kind: 'rates'; hotelId: string }
-  | { kind: 'property'; hotelId: string; scope: string };
+  | { kind: 'property'; hotelId: string; scope: string }
+  | { kind: 'photos'; hotelId: string };
 
 export const entityKey = {
   /** A conversation: its replies go out in the order they were written. */
@@ -18,6 +19,8 @@ export const entityKey = {
   rates: (hotelId: string) => `rates:${hotelId}`,
   /** A property's details, or the facilities of the property or one room (`scope`): one push at a time, in order. */
   property: (hotelId: string, scope: string) => `property:${hotelId}:${scope}`,
+  /** A property's photos: creates before the associations that name them, in order. */
+  photos: (hotelId: string) => `photos:${hotelId}`,
 };
 
 /** The entity of a key built by {@link entityKey}; null for a key of any other shape. */
@@ -26,7 +29,7 @@ export function parseEntityKey(key: string): OutboxEntity | null {
   if (colon < 0) return null;
   const kind = key.slice(0, colon);
   const rest = key.slice(colon + 1);
-  if (kind === 'rates' && rest) return { kind, hotelId: rest };
+  if ((kind === 'rates' || kind === 'photos') && rest) return { kind, hotelId: rest };
   if (kind === 'property') {
     const at = rest.indexOf(':');
     return at > 0 && at < rest.length - 1 ? { kind, hotelId: rest.slice(0, at), scope: rest.slice(at + 1) } : null;

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { PushSettingsInput, PushStatus, QuarantinedPush } from '../../shared/push';
 import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
@@ -35,6 +36,8 @@ export interface PushServiceDeps {
    * the listener is, so that its pushes arrive here.
    */
   demo?: { credentials(): PushCredentials | null; listening(url: string | null): void };
+  /** Public routes on the listener (the photo addresses Su fetches). */
+  publicRoutes?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -73,6 +76,7 @@ export function createPushService(deps: PushServiceDeps) {
         credentials: accepted,
         now: deps.now,
         onIngested: deps.onIngested,
+        ...(deps.publicRoutes ? { publicRoutes: deps.publicRoutes } : {}),
       });
       error = null;
       deps.demo?.listening(running.localUrl);

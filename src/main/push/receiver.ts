@@ -19,6 +19,11 @@ export interface PushReceiverOptions {
   bodyLimit?: number;
   /** Requests allowed per minute from one connection address, far above any real burst. */
   maxPerMinute?: number;
+  /**
+   * Routes answered without credentials (the photo addresses Su fetches): each registers with
+   * `config: { public: true }` and must answer only what it is meant to.
+   */
+  publicRoutes?: (app: FastifyInstance) => void;
 }
 
 export interface RunningPushReceiver {
@@ -71,12 +76,15 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
       .send({ status: 'Fail', message: 'Unauthorized' });
   };
   app.addHook('onRoute', (route) => {
+    if ((route.config as { public?: boolean } | undefined)?.public === true) return;
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [...existing, authenticate];
   });
   // Keep the body as the exact text received (it is logged raw), whatever content type the sender declared.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  options.publicRoutes?.(app);
 
   app.post('/push', async (request, reply) => {
     const raw = typeof request.body === 'string' ? request.body : '';

@@ -4,26 +4,44 @@ import { hotelIdSchema, httpsUrlSchema, idSchema, textSchema } from './common';
 /** Images: `hotelid` is at most 20 characters on every image endpoint. */
 const imageHotelId = hotelIdSchema(20);
 
-/** Create images (endpoint 9). The provider fetches each `url` itself, so it must be public https. */
-export const imageCreateSchema = z
-  .object({
-    hotelid: imageHotelId,
-    proppmsid: idSchema('Your own property id'),
-    images: z
-      .array(
-        z
-          .object({
-            url: httpsUrlSchema,
-            name: textSchema('The image name', 200),
-            pms_imageid: idSchema('Your image id').optional(),
-          })
-          .strict(),
-        { message: 'Add at least one image.' },
-      )
-      .min(1, 'Add at least one image.')
-      .max(100, 'At most 100 images per request.'),
-  })
-  .strict();
+/** An address on this computer (the built-in demo provider fetches photos over loopback). */
+const loopbackUrlSchema = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    } catch {
+      return false;
+    }
+  }, 'Enter a full https:// address.');
+
+/**
+ * Create images (endpoint 9). The provider fetches each `url` itself, so it must be public https; only a provider
+ * on this computer (the built-in demo) may be given a loopback address.
+ */
+export const imageCreateSchemaFor = (providerOnThisComputer: boolean) =>
+  z
+    .object({
+      hotelid: imageHotelId,
+      proppmsid: idSchema('Your own property id'),
+      images: z
+        .array(
+          z
+            .object({
+              url: providerOnThisComputer ? z.union([httpsUrlSchema, loopbackUrlSchema]) : httpsUrlSchema,
+              name: textSchema('The image name', 200),
+              pms_imageid: idSchema('Your image id').optional(),
+            })
+            .strict(),
+          { message: 'Add at least one image.' },
+        )
+        .min(1, 'Add at least one image.')
+        .max(100, 'At most 100 images per request.'),
+    })
+    .strict();
+export const imageCreateSchema = imageCreateSchemaFor(false);
 export type ImageCreate = z.input<typeof imageCreateSchema>;
 
 /** Associate images with the property (no roomid) or a room (endpoint 10). Each item names one image. */

@@ -1,6 +1,6 @@
 import {
   imageAssociateSchema,
-  imageCreateSchema,
+  imageCreateSchemaFor,
   imageRetrieveSchema,
   type ImageAssociate,
   type ImageCreate,
@@ -35,6 +35,14 @@ const data = (body: unknown): unknown[] | null => {
   const d = pick(body, 'Data', 'data');
   return Array.isArray(d) ? d : null;
 };
+const isLoopback = (base: string | undefined) => {
+  try {
+    const u = new URL(base ?? '');
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+};
 const hotelField = (p: { text: string; field?: string }) => (/hotel/i.test(p.text) ? 'hotelid' : p.field);
 
 /** Endpoint 9: create images; results come back in input order. */
@@ -46,7 +54,8 @@ export function createImages(ctx: ProviderContext, input: ImageCreate): Promise<
       host: 'main',
       path: '/jservice/imageCreate',
       auth: 'bearer',
-      schema: imageCreateSchema,
+      // The built-in demo provider runs on this computer: it may fetch photos from a loopback address.
+      schema: imageCreateSchemaFor(isLoopback(ctx.main.defaults.baseURL)),
       parse: (body) => {
         const items = isSuccess(body) ? data(body) : null;
         if (!items) return null;

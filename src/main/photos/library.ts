@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import exifReader from 'exif-reader';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { MAX_PHOTO_BYTES, UPLOAD_LONG_EDGE } from '../../shared/photos';
+import { AppFailure, ErrorCode } from '../../shared/result';
+
+/** What an added file became: the upload copy's size, and what the original was. */
+export interface ImportedPhoto {
+  width: number;
+  height: number;
+  bytes: number;
+  original: { format: string; width: number; height: number; bytes: number; hadLocation: boolean };
+}
+
+const THUMB_EDGE = 480;
+
+const unreadable = (fileName: string, why: string) =>
+  new AppFailure({
+    code: ErrorCode.Validation,
+    message: `“${fileName}” was not added: ${why}`,
+    field: 'file',
+    retryable: false,
+  });
+
+/** Whether a file's EXIF carries a location (GPS tags): owners' home addresses leak through them. */
+function hasLocation(exif: Buffer | undefined): boolean {
+  if (!exif) return false;
+  try {
+    const parsed = exifReader(exif) as { GPSInfo?: Record<string, unknown> };
+    return Object.keys(parsed.GPSInfo ?? {}).some((k) => /^GPS(Latitude|Longitude)/.test(k));
+  } catch {
+    // Unreadable EXIF is dropped from the upload copy anyway; only the note about a location depends on this.
+    return false;
+  }
+}
+
+/**
+ * The photo files in the data folder: the original as added (the owner may move or delete theirs), the upload copy
+ * (JPEG, EXIF orientation applied, long edge capped, every metadata block removed: what Su fetches) and a thumbnail.
+ * Files arrive in chunks (the contract carries at most a few hundred kilobytes per call).
+ */
+export function createPhotoFiles(dataDir: string) {
+  const root = join(dataDir, 'photos');
+  const incoming = join(root, 'incoming');
+  const uploads = new Map<string, { fileName: string; bytes: number; received: number; meta: unknown }>();
+
+  const paths = (id: number) => ({
+    original: join(root, `${id}-original`),
+    upload: join(root, `${id}.jpg`),
+    thumb: join(root, `${id}-thumb.jpg`),
+  });
+
+  return {
+    paths,
+    /** A new file on its way in; `meta` is kept for `finish`. */
+    start(fileName: string, bytes: number, meta: unknown): string {
+      if (bytes > MAX_PHOTO_BYTES) throw unreadable(fileName, `it is larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`);
+      mkdirSync(incoming, { recursive: true, mode: 0o700 });
+      const id = randomBytes(16).toString('hex');
+      writeFileSync(join(incoming, id), Buffer.alloc(0), { mode: 0o600 });
+      uploads.set(id, { fileName, bytes, received: 0, meta });
+      return id;
+    },
+    /** Appends one chunk; chunks come in order (the offset must be what arrived so far). */
+    chunk(uploadId: string, offset: number, base64: string): number {
+      const upload = uploads.get(uploadId);
+      if (!upload)
+        throw new AppFailure({ code: 'not_found', message: 'This file is no longer being added: add it again.' });
+      if (offset !== upload.received)
+        throw new AppFailure({
+          code: ErrorCode.Validation,
+          message: `Part of “${upload.fileName}” went missing on its way (expected byte ${upload.received}, got ${offset}): add it again.`,
+        });
+      const data = Buffer.from(base64, 'base64');
+      if (upload.received + data.length > upload.bytes)
+        throw new AppFailure({ code: ErrorCode.Validation, message: `“${upload.fileName}” is longer than announced.` });
+      appendFileSync(join(incoming, uploadId), data);
+      upload.received += data.length;
+      return upload.received;
+    },
+    /** Reads the arrived file, makes the copies under `id`; throws a clear message for a file that is not a photo. */
+    async finish(uploadId: string): Promise<{
+      fileName: string;
+      meta: unknown;
+      imported: ImportedPhoto;
+      /** Writes the original, the upload copy and the thumbnail under the library's id for the photo. */
+      save: (id: number) => Promise<void>;
+    }> {
+      const upload = uploads.get(uploadId);
+      if (!upload)
+        throw new AppFailure({ code: 'not_found', message: 'This file is no longer being added: add it again.' });
+      uploads.delete(uploadId);
+      const staged = join(incoming, uploadId);
+      try {
+        if (upload.received !== upload.bytes)
+          throw unreadable(upload.fileName, `only ${upload.received} of its ${upload.bytes} bytes arrived.`);
+        const input = readFileSync(staged);
+        let meta: Metadata;
+        try {
+          meta = await sharp(input).metadata();
+        } catch {
+          throw unreadable(upload.fileName, 'it is not an image Innkeeper can read (a broken file, or not a photo).');
+        }
+        const format = meta.format ?? 'unknown';
+        let copy: { data: Buffer; info: OutputInfo };
+        try {
+          copy = await sharp(input, { failOn: 'error' })
+            .rotate()
+            .resize({ width: UPLOAD_LONG_EDGE, height: UPLOAD_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
+            .jpeg({ quality: 85, mozjpeg: true })
+            .toBuffer({ resolveWithObject: true });
+        } catch {
+          throw unreadable(
+            upload.fileName,
+            format === 'heif'
+              ? 'HEIC photos (the iPhone’s format) cannot be read here. Add it as JPEG: on the iPhone, Settings › Camera › Formats › Most Compatible, or export it as JPEG.'
+              : `its ${format.toUpperCase()} data cannot be decoded (the file may be damaged).`,
+          );
+        }
+        const save = async (id: number) => {
+          const p = paths(id);
+          mkdirSync(root, { recursive: true, mode: 0o700 });
+          writeFileSync(p.original, input, { mode: 0o600 });
+          writeFileSync(p.upload, copy.data, { mode: 0o600 });
+          await sharp(copy.data)
+            .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside' })
+            .jpeg({ quality: 72 })
+            .toFile(p.thumb);
+        };
+        const upright = (meta.orientation ?? 1) >= 5;
+        return {
+          save,
+          fileName: upload.fileName,
+          meta: upload.meta,
+          imported: {
+            width: copy.info.width,
+            height: copy.info.height,
+            bytes: copy.data.length,
+            original: {
+              format,
+              width: (upright ? meta.height : meta.width) ?? copy.info.width,
+              height: (upright ? meta.width : meta.height) ?? copy.info.height,
+              bytes: input.length,
+              hadLocation: hasLocation(meta.exif),
+            },
+          },
+        };
+      } finally {
+        rmSync(staged, { force: true });
+      }
+    },
+    thumbnail: (id: number) => readFileSync(paths(id).thumb),
+    uploadCopy: (id: number) => ({ path: paths(id).upload, bytes: statSync(paths(id).upload).size }),
+    remove(id: number): void {
+      for (const path of Object.values(paths(id))) rmSync(path, { force: true });
+    },
+  };
+}
+
+export type PhotoFiles = ReturnType<typeof createPhotoFiles>;

@@ -1,0 +1,473 @@
+import { randomBytes } from 'node:crypto';
+import {
+  photoChecks,
+  photoMarks,
+  type Photo,
+  type PhotoAssignments,
+  type PhotoAssociation,
+  type PhotoReach,
+  type PhotosView,
+  type PhotoUpload,
+  type SuImage,
+} from '../../shared/photos';
+import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
+import type { ImageAssociate, ImageCreate } from '../../shared/su/images';
+import type { Database } from '../db/database';
+import { entityKey } from '../outbox/entityKeys';
+import type { Outbox } from '../outbox/outbox';
+import type { OutboxItem } from '../outbox/types';
+import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
+import type { PhotoFiles } from './library';
+import type { MediaLinks } from './media';
+
+/** The outbox kinds of photos: Su's image create (endpoint 9) and association (endpoint 10). */
+export const PHOTO_KINDS = { create: 'photo-create', associate: 'photo-associate' } as const;
+export type PhotoCreatePayload = { hotelId: string; photoIds: number[] };
+export type PhotoAssociatePayload = { hotelId: string; roomId: string | null; pmsImageIds: string[] };
+export type PhotoSenders = {
+  [PHOTO_KINDS.create]: (payload: PhotoCreatePayload) => Promise<unknown>;
+  [PHOTO_KINDS.associate]: (payload: PhotoAssociatePayload) => Promise<unknown>;
+};
+const KINDS = new Set<string>(Object.values(PHOTO_KINDS));
+
+/** How long the app waits for Su's copy of an uploaded photo to answer before saying Su could not fetch it. */
+export const VERIFY_WITHIN_MS = 3 * 60_000;
+/** Images per create call. */
+const BATCH = 20;
+
+type PhotoRow = {
+  id: number;
+  hotel_id: string;
+  pms_image_id: string;
+  caption: string;
+  file_name: string;
+  width: number;
+  height: number;
+  bytes: number;
+  original: string;
+  property: number;
+  rooms: string;
+  added_at: number;
+};
+type UploadRow = {
+  id: number;
+  photo_id: number;
+  outbox_id: number;
+  queued_at: number;
+  su_url: string | null;
+  fetched_at: number | null;
+  verified: string | null;
+  verify_until: number | null;
+  problem: string | null;
+  state: string;
+  last_error: string | null;
+};
+
+/** A caption as a file name in the media address (Su may show the URL's last part somewhere). */
+const slug = (caption: string) =>
+  caption
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .toLowerCase() || 'photo';
+
+/**
+ * The photo library and its way to Su: photos are files of this computer; Su fetches each from a public address the
+ * app serves while it waits (see media.ts), through the durable outbox (create in batches, then associate with the
+ * property and each room), and the app checks that Su's copy really answers.
+ */
+export function createPhotosService(deps: {
+  database: Database;
+  outbox: Outbox<PhotoSenders>;
+  now: () => number;
+  files: PhotoFiles;
+  media: MediaLinks;
+  /** The provider in use: uploads and what Su holds are per provider. */
+  provider: () => string;
+  /** How Su reaches this computer now. */
+  reach: () => PhotoReach;
+  /** The owner's room ids of a property (Rooms & rate plans). */
+  roomsOf: (hotelId: string) => string[];
+  /** Endpoint 11 for the provider in use. */
+  retrieve: (hotelId: string) => Promise<ProviderImage[]>;
+  /** Reads an address of Su's (its copy of an image); null when it does not answer with an image. */
+  fetchImage: (url: string) => Promise<Buffer | null>;
+  changed: (hotelId: string) => void;
+}) {
+  const { database, outbox, now, files, media, provider } = deps;
+  const { db } = database;
+
+  const row = (id: number) => db.prepare('SELECT * FROM photos WHERE id = ?').get(id) as PhotoRow | undefined;
+  const must = (id: number) => {
+    const r = row(id);
+    if (!r) throw new AppFailure({ code: 'not_found', message: 'This photo is no longer in the library.' });
+    return r;
+  };
+
+  function latestUpload(photoId: number): UploadRow | null {
+    return (
+      (db
+        .prepare(
+          `SELECT u.*, o.state, o.last_error FROM photo_uploads u JOIN outbox o ON o.id = u.outbox_id
+           WHERE u.photo_id = ? AND u.provider = ? ORDER BY u.id DESC LIMIT 1`,
+        )
+        .get(photoId, provider()) as UploadRow | undefined) ?? null
+    );
+  }
+
+  function uploadOf(r: PhotoRow): PhotoUpload | null {
+    const u = latestUpload(r.id);
+    if (!u) return null;
+    const error = u.last_error ? (JSON.parse(u.last_error) as AppError) : null;
+    const state: PhotoUpload['state'] =
+      u.state === 'sent'
+        ? u.verified === 'ok'
+          ? 'held'
+          : u.verified === 'failed'
+            ? 'not-fetched'
+            : 'fetching'
+        : (u.state as PhotoUpload['state']);
+    return {
+      state,
+      outboxId: u.outbox_id,
+      error,
+      queuedAt: u.queued_at,
+      suUrl: u.su_url,
+      fetchedAt: media.fetchedAt(r.id),
+      problem: u.problem,
+    };
+  }
+
+  function associationsOf(r: PhotoRow, assignments: PhotoAssignments): PhotoAssociation[] {
+    const targets: (string | null)[] = [...(assignments.property ? [null] : []), ...assignments.rooms];
+    return targets.map((roomId) => {
+      const a = db
+        .prepare(
+          `SELECT a.outbox_id, o.state, o.last_error FROM photo_associations a JOIN outbox o ON o.id = a.outbox_id
+           WHERE a.photo_id = ? AND a.provider = ? AND a.room_id = ? ORDER BY a.id DESC LIMIT 1`,
+        )
+        .get(r.id, provider(), roomId ?? '') as
+        { outbox_id: number; state: string; last_error: string | null } | undefined;
+      return {
+        roomId,
+        state: (a?.state ?? 'local') as PhotoAssociation['state'],
+        outboxId: a?.outbox_id ?? null,
+        error: a?.last_error ? (JSON.parse(a.last_error) as AppError) : null,
+      };
+    });
+  }
+
+  function toPhoto(r: PhotoRow): Photo {
+    const assignments = { property: r.property === 1, rooms: JSON.parse(r.rooms) as string[] };
+    return {
+      id: r.id,
+      hotelId: r.hotel_id,
+      pmsImageId: r.pms_image_id,
+      caption: r.caption,
+      fileName: r.file_name,
+      width: r.width,
+      height: r.height,
+      bytes: r.bytes,
+      original: JSON.parse(r.original) as Photo['original'],
+      assignments,
+      addedAt: r.added_at,
+      upload: uploadOf(r),
+      associations: associationsOf(r, assignments),
+      marks: photoMarks(r),
+    };
+  }
+
+  function atSu(hotelId: string): Pick<PhotosView, 'atSu' | 'atSuError'> {
+    const cached = db
+      .prepare('SELECT images, checked_at, error FROM photo_su_images WHERE provider = ? AND hotel_id = ?')
+      .get(provider(), hotelId) as { images: string; checked_at: number; error: string | null } | undefined;
+    if (!cached) return { atSu: null, atSuError: null };
+    return {
+      atSu: cached.images ? { images: JSON.parse(cached.images) as SuImage[], checkedAt: cached.checked_at } : null,
+      atSuError: cached.error ? (JSON.parse(cached.error) as AppError) : null,
+    };
+  }
+
+  function list(hotelId: string): PhotosView {
+    const photos = (db.prepare('SELECT * FROM photos WHERE hotel_id = ? ORDER BY id').all(hotelId) as PhotoRow[]).map(
+      toPhoto,
+    );
+    return {
+      hotelId,
+      photos,
+      checks: photoChecks(photos, deps.roomsOf(hotelId)),
+      reach: deps.reach(),
+      ...atSu(hotelId),
+    };
+  }
+
+  /** Which photos of an upload still need Su: none queued or held for the provider in use. */
+  const needsUpload = (r: PhotoRow) => {
+    const u = latestUpload(r.id);
+    return !u || u.state === 'discarded' || u.verified === 'failed';
+  };
+
+  return {
+    list,
+    toPhoto: (id: number) => toPhoto(must(id)),
+
+    /** A file arrived whole: the library takes it (or says why not: nothing is added then). */
+    async add(uploadId: string): Promise<Photo> {
+      const { fileName, meta, imported, save } = await files.finish(uploadId);
+      const { hotelId, assignments } = meta as { hotelId: string; assignments: PhotoAssignments };
+      const caption =
+        fileName
+          .replace(/\.[A-Za-z0-9]{2,5}$/, '')
+          .replace(/[_-]+/g, ' ')
+          .trim()
+          .slice(0, 200) || 'Photo';
+      const id = Number(
+        db
+          .prepare(
+            `INSERT INTO photos (hotel_id, pms_image_id, caption, file_name, width, height, bytes, original, property, rooms, added_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            hotelId,
+            `ik-${randomBytes(8).toString('hex')}`,
+            caption,
+            fileName.slice(0, 255),
+            imported.width,
+            imported.height,
+            imported.bytes,
+            JSON.stringify(imported.original),
+            assignments.property ? 1 : 0,
+            JSON.stringify([...new Set(assignments.rooms)]),
+            now(),
+          ).lastInsertRowid,
+      );
+      try {
+        await save(id);
+      } catch (error) {
+        db.prepare('DELETE FROM photos WHERE id = ?').run(id);
+        files.remove(id);
+        throw error;
+      }
+      deps.changed(hotelId);
+      return toPhoto(must(id));
+    },
+
+    update(id: number, patch: { caption?: string | undefined; assignments?: PhotoAssignments | undefined }): Photo {
+      const r = must(id);
+      if (patch.caption !== undefined) db.prepare('UPDATE photos SET caption = ? WHERE id = ?').run(patch.caption, id);
+      if (patch.assignments)
+        db.prepare('UPDATE photos SET property = ?, rooms = ? WHERE id = ?').run(
+          patch.assignments.property ? 1 : 0,
+          JSON.stringify([...new Set(patch.assignments.rooms)]),
+          id,
+        );
+      deps.changed(r.hotel_id);
+      return toPhoto(must(id));
+    },
+
+    remove(id: number): { removed: boolean; heldAtSu: boolean } {
+      const r = row(id);
+      if (!r) return { removed: false, heldAtSu: false };
+      const heldAtSu = latestUpload(id)?.state === 'sent';
+      media.revoke(id);
+      database.transaction(() => {
+        db.prepare('DELETE FROM photo_associations WHERE photo_id = ?').run(id);
+        db.prepare('DELETE FROM photo_uploads WHERE photo_id = ?').run(id);
+        db.prepare('DELETE FROM media_links WHERE photo_id = ?').run(id);
+        db.prepare('DELETE FROM photos WHERE id = ?').run(id);
+      });
+      files.remove(id);
+      deps.changed(r.hotel_id);
+      return { removed: true, heldAtSu };
+    },
+
+    thumbnail: (id: number) => ({
+      dataUrl: `data:image/jpeg;base64,${files.thumbnail(must(id).id).toString('base64')}`,
+    }),
+
+    /**
+     * Queues the upload: creates in batches, then one association per target, all under the property's entity so
+     * they go out in that order. Photos already queued or held are left alone unless named.
+     */
+    upload(hotelId: string, ids?: number[]): { queued: number; reach: PhotoReach } {
+      const rows = (
+        db.prepare('SELECT * FROM photos WHERE hotel_id = ? ORDER BY id').all(hotelId) as PhotoRow[]
+      ).filter((r) => (ids ? ids.includes(r.id) : needsUpload(r)));
+      const missing = rows.filter((r) => !r.caption.trim());
+      if (missing.length)
+        throw new AppFailure({
+          code: ErrorCode.Validation,
+          message: `Give ${missing.length === 1 ? 'this photo' : `these ${missing.length} photos`} a caption first: Su needs a name for every photo.`,
+          field: 'caption',
+        });
+      if (rows.length === 0) return { queued: 0, reach: deps.reach() };
+      const key = entityKey.photos(hotelId);
+      database.transaction(() => {
+        for (let i = 0; i < rows.length; i += BATCH) {
+          const batch = rows.slice(i, i + BATCH);
+          const item = outbox.enqueue(PHOTO_KINDS.create, key, { hotelId, photoIds: batch.map((r) => r.id) });
+          for (const r of batch)
+            db.prepare('INSERT INTO photo_uploads (photo_id, provider, outbox_id, queued_at) VALUES (?, ?, ?, ?)').run(
+              r.id,
+              provider(),
+              item.id,
+              now(),
+            );
+        }
+        const targets = new Map<string, PhotoRow[]>();
+        for (const r of rows) {
+          const rooms = JSON.parse(r.rooms) as string[];
+          for (const target of [...(r.property ? [''] : []), ...rooms])
+            targets.set(target, [...(targets.get(target) ?? []), r]);
+        }
+        for (const [roomId, photos] of targets) {
+          const item = outbox.enqueue(PHOTO_KINDS.associate, key, {
+            hotelId,
+            roomId: roomId || null,
+            pmsImageIds: photos.map((p) => p.pms_image_id),
+          });
+          for (const p of photos)
+            db.prepare(
+              'INSERT INTO photo_associations (photo_id, provider, room_id, outbox_id) VALUES (?, ?, ?, ?)',
+            ).run(p.id, provider(), roomId, item.id);
+        }
+      });
+      deps.changed(hotelId);
+      return { queued: rows.length, reach: deps.reach() };
+    },
+
+    /** The create request for a queued batch, made at send time from the public address in use then. */
+    createRequest(payload: PhotoCreatePayload): ImageCreate {
+      const base = deps.reach().baseUrl;
+      if (!base)
+        throw new AppFailure({
+          code: 'no_public_address',
+          message: `Su cannot fetch the photos: ${deps.reach().reason ?? 'this computer has no public address.'} They go out once it has one.`,
+          retryable: true,
+        });
+      const rows = payload.photoIds.map(row).filter((r): r is PhotoRow => r !== undefined);
+      if (rows.length === 0)
+        throw new AppFailure({ code: 'not_found', message: 'These photos were removed from the library.' });
+      return {
+        hotelid: payload.hotelId,
+        proppmsid: payload.hotelId,
+        images: rows.map((r) => ({
+          url: `${base}/media/${media.issue(r.id)}/${slug(r.caption)}.jpg`,
+          name: r.caption,
+          pms_imageid: r.pms_image_id,
+        })),
+      };
+    },
+
+    associateRequest(payload: PhotoAssociatePayload): ImageAssociate {
+      return {
+        hotelid: payload.hotelId,
+        ...(payload.roomId ? { roomid: payload.roomId } : {}),
+        images: payload.pmsImageIds.map((pms) => ({ pms_imageid: pms })),
+      };
+    },
+
+    /** A create Su confirmed: each photo's su_url, and the check that Su's copy answers starts. */
+    onOutboxChange(item: OutboxItem): string | null {
+      if (!KINDS.has(item.kind)) return null;
+      const payload = item.payload as PhotoCreatePayload | PhotoAssociatePayload;
+      if (item.kind === PHOTO_KINDS.create) {
+        const { photoIds } = payload as PhotoCreatePayload;
+        if (item.state === 'sent') {
+          const created = (item.result ?? []) as CreatedImage[];
+          for (const photoId of photoIds) {
+            const r = row(photoId);
+            const result = r ? created.find((c) => c.ownImageId === r.pms_image_id) : undefined;
+            db.prepare(
+              `UPDATE photo_uploads SET su_url = ?, verified = 'pending', verify_until = ? WHERE outbox_id = ? AND photo_id = ?`,
+            ).run(result?.providerUrl ?? null, now() + VERIFY_WITHIN_MS, item.id, photoId);
+          }
+        }
+        // Settled without Su: the addresses are closed.
+        if (item.state === 'discarded' || (item.state === 'failed' && !item.lastError?.outcomeUnknown))
+          for (const photoId of photoIds) media.revoke(photoId);
+      }
+      return payload.hotelId;
+    },
+
+    /** Checks Su's copies that are still unconfirmed; answers the properties whose photos changed. */
+    async verify(): Promise<string[]> {
+      const pending = db
+        .prepare(
+          `SELECT u.*, p.hotel_id FROM photo_uploads u JOIN photos p ON p.id = u.photo_id
+           WHERE u.verified = 'pending' ORDER BY u.id`,
+        )
+        .all() as (UploadRow & { hotel_id: string })[];
+      const touched = new Set<string>();
+      for (const u of pending) {
+        const copy = u.su_url ? await deps.fetchImage(u.su_url) : null;
+        if (copy) {
+          db.prepare(`UPDATE photo_uploads SET verified = 'ok', problem = NULL WHERE id = ?`).run(u.id);
+          media.revoke(u.photo_id);
+          touched.add(u.hotel_id);
+        } else if (now() >= (u.verify_until ?? 0)) {
+          const fetchedAt = media.fetchedAt(u.photo_id);
+          const problem = !u.su_url
+            ? 'Su confirmed the upload but gave no address of its copy: upload it again.'
+            : fetchedAt
+              ? 'Su fetched it from this computer, but its copy does not answer with the image: upload it again.'
+              : 'Su never fetched it from this computer: check that the address Su reaches (the tunnel, or your own address, under Connection) is up, then upload it again.';
+          db.prepare(`UPDATE photo_uploads SET verified = 'failed', problem = ? WHERE id = ?`).run(problem, u.id);
+          media.revoke(u.photo_id);
+          touched.add(u.hotel_id);
+        }
+      }
+      return [...touched];
+    },
+
+    /** Asks Su what it holds (endpoint 11) and matches it with the library by the photos' own ids. */
+    async reconcile(hotelId: string): Promise<PhotosView> {
+      try {
+        const held = await deps.retrieve(hotelId);
+        const mine = new Map(
+          (
+            db.prepare('SELECT id, pms_image_id FROM photos WHERE hotel_id = ?').all(hotelId) as {
+              id: number;
+              pms_image_id: string;
+            }[]
+          ).map((p) => [p.pms_image_id, p.id]),
+        );
+        const images: SuImage[] = held.map((i) => ({
+          imageId: i.imageId,
+          pmsImageId: i.ownImageId,
+          name: i.name,
+          suUrl: i.providerUrl,
+          sourceUrl: i.sourceUrl,
+          associated: i.associated,
+          photoId: i.ownImageId ? (mine.get(i.ownImageId) ?? null) : null,
+        }));
+        db.prepare(
+          `INSERT INTO photo_su_images (provider, hotel_id, images, checked_at, error) VALUES (?, ?, ?, ?, NULL)
+           ON CONFLICT (provider, hotel_id) DO UPDATE SET images = excluded.images, checked_at = excluded.checked_at, error = NULL`,
+        ).run(provider(), hotelId, JSON.stringify(images), now());
+      } catch (error) {
+        if (!(error instanceof AppFailure)) throw error;
+        db.prepare(
+          `INSERT INTO photo_su_images (provider, hotel_id, images, checked_at, error) VALUES (?, ?, '', ?, ?)
+           ON CONFLICT (provider, hotel_id) DO UPDATE SET error = excluded.error`,
+        ).run(provider(), hotelId, now(), JSON.stringify(error.error));
+      }
+      return list(hotelId);
+    },
+
+    /** Su's copy of an image as a small JPEG, fetched by the core (the renderer loads no remote images). */
+    async suImage(hotelId: string, imageId: number): Promise<Buffer> {
+      const known = atSu(hotelId).atSu?.images.find((i) => i.imageId === imageId);
+      const copy = known ? await deps.fetchImage(known.suUrl) : null;
+      if (!copy)
+        throw new AppFailure({
+          code: 'not_found',
+          message: known ? 'Su’s copy of this image does not answer.' : 'Check what Su holds first.',
+        });
+      return copy;
+    },
+  };
+}
+
+export type PhotosService = ReturnType<typeof createPhotosService>;
