@@ -24,7 +24,7 @@ import { photosHandlers } from './photos/handlers';
 import { createPhotoFiles } from './photos/library';
 import { createMediaLinks } from './photos/media';
 import { createPhotosService, PHOTO_KINDS } from './photos/photosService';
-import { fetchImageBytes, photoReach, smallJpeg } from './photos/reach';
+import { fetchImageBytes, photoReach, providerOnThisComputer, smallJpeg } from './photos/reach';
 import { propertyHandlers } from './property/handlers';
 import { createPropertyService, facilitySender, PROPERTY_KINDS } from './property/propertyService';
 import { pushHandlers } from './push/handlers';
@@ -193,7 +193,7 @@ export function createCore(deps: CoreDeps): Core {
     files: photoFiles,
     media,
     provider: () => connection.active(),
-    reach: () => photoReach(push.status(), connection.active()),
+    reach: () => photoReach(push.status(), providerOnThisComputer(profiles.resolve(connection.active()).mainBaseUrl)),
     roomsOf: (hotelId) =>
       rates
         .properties()

@@ -2,13 +2,23 @@ import sharp from 'sharp';
 import type { PhotoReach } from '../../shared/photos';
 import type { PushStatus } from '../../shared/push';
 
+/** Whether the provider in use runs on this computer (the built-in demo, or a developer's emulator on loopback). */
+export function providerOnThisComputer(mainBaseUrl: string): boolean {
+  try {
+    const u = new URL(mainBaseUrl);
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Where Su fetches photos from: the listener's public address (the tunnel while it is up, or the owner's own
- * https address), or, on the built-in demo provider (which runs on this computer), the listener on loopback.
+ * https address), or, for a provider on this computer (the built-in demo), the listener on loopback.
  */
 export function photoReach(
   push: Pick<PushStatus, 'listening' | 'localUrl' | 'registerUrl'>,
-  provider: string,
+  localProvider: boolean,
 ): PhotoReach {
   const base = (url: string) => url.replace(/\/push\/?$/, '').replace(/\/+$/, '');
   if (!push.listening || !push.localUrl)
@@ -16,7 +26,7 @@ export function photoReach(
       baseUrl: null,
       reason: 'the listener that serves photos to Su is not running on this computer (see Connection).',
     };
-  if (provider === 'demo') return { baseUrl: base(push.localUrl), reason: null };
+  if (localProvider) return { baseUrl: base(push.localUrl), reason: null };
   if (push.registerUrl?.startsWith('https://')) return { baseUrl: base(push.registerUrl), reason: null };
   return {
     baseUrl: null,
