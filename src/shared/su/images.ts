@@ -1,21 +1,24 @@
 import { z } from 'zod';
-import { hotelIdSchema, httpsUrlSchema, idSchema, textSchema } from './common';
+import { hotelIdSchema, idSchema, textSchema } from './common';
 
 /** Images: `hotelid` is at most 20 characters on every image endpoint. */
 const imageHotelId = hotelIdSchema(20);
 
-/** An address on this computer (the built-in demo provider fetches photos over loopback). */
-const loopbackUrlSchema = z
-  .string()
-  .trim()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-    } catch {
-      return false;
-    }
-  }, 'Enter a full https:// address.');
+/** An https address, or (for a provider on this computer, such as the built-in demo) a loopback http one. */
+const imageUrlSchema = (loopbackAllowed: boolean) =>
+  z
+    .string({ message: 'A URL is required.' })
+    .trim()
+    .max(2000, 'At most 2000 characters.')
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        if (u.protocol === 'https:') return true;
+        return loopbackAllowed && u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+      } catch {
+        return false;
+      }
+    }, 'Enter a full https:// address: the provider fetches the image from the internet.');
 
 /**
  * Create images (endpoint 9). The provider fetches each `url` itself, so it must be public https; only a provider
@@ -30,7 +33,7 @@ export const imageCreateSchemaFor = (providerOnThisComputer: boolean) =>
         .array(
           z
             .object({
-              url: providerOnThisComputer ? z.union([httpsUrlSchema, loopbackUrlSchema]) : httpsUrlSchema,
+              url: imageUrlSchema(providerOnThisComputer),
               name: textSchema('The image name', 200),
               pms_imageid: idSchema('Your image id').optional(),
             })
