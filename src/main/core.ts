@@ -209,7 +209,10 @@ export function createCore(deps: CoreDeps): Core {
     verifying = true;
     void photos
       .verify()
-      .then((touched) => touched.forEach(photosChanged))
+      // A photo Su now holds: what Su holds is read again, so the At Su list is never behind the library.
+      .then((touched) =>
+        Promise.all(touched.map((hotelId) => photos.reconcile(hotelId).then(() => photosChanged(hotelId)))),
+      )
       .catch((error: unknown) => console.error(`photos: ${String(error)}`))
       .finally(() => (verifying = false));
   };
