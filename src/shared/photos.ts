@@ -124,7 +124,8 @@ export interface PhotosView {
   atSuError: AppError | null;
 }
 
-const hotel = hotelIdSchema(20);
+// Any property id is taken here; Su's image calls take at most 20 characters, and an upload of a longer one stops with that reason.
+const hotel = hotelIdSchema(64);
 const captionSchema = z
   .string({ message: 'A caption is required: Su needs a name for every photo.' })
   .trim()
