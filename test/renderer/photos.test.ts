@@ -15,6 +15,7 @@ import { bytesToBase64, chunkRanges, refuseBeforeSending } from '@renderer/featu
 import {
   assignmentsFor,
   associationWords,
+  checkGroups,
   checksByScope,
   filterPhotos,
   formatWhen,
@@ -253,6 +254,20 @@ describe('the grid’s filter and the checks', () => {
     expect(assignmentsFor({ kind: 'property' })).toEqual({ property: true, rooms: [] });
   });
 
+  it('says each thing a scope misses once, under every channel that misses it, then the channels that miss nothing', () => {
+    const groups = checkGroups([
+      { roomId: null, channel: 'Booking.com', ok: false, missing: ['Assign photos.', 'Too small.'] },
+      { roomId: null, channel: 'Airbnb', ok: false, missing: ['Assign photos.', 'Add 3 more.', 'Under 800×500.'] },
+      { roomId: null, channel: 'Booking.com', ok: true, missing: [] },
+    ]);
+    expect(groups).toEqual([
+      { channels: ['Booking.com', 'Airbnb'], texts: ['Assign photos.'] },
+      { channels: ['Booking.com'], texts: ['Too small.'] },
+      { channels: ['Airbnb'], texts: ['Add 3 more.', 'Under 800×500.'] },
+      { channels: ['Booking.com'], texts: [] },
+    ]);
+  });
+
   it('groups the checks by scope, the property first', () => {
     const scopes = checksByScope([
       { roomId: 'DBL', channel: 'Booking.com', ok: true, missing: [] },
@@ -358,6 +373,18 @@ describe('the photos store', () => {
       ['discard', { id: 8 }],
     ]);
     expect(lists).toBe(3);
+  });
+
+  it('asks Su what it holds by itself once for a property never checked, so the images there show at once', async () => {
+    const core = installFakeApi({ 'photos.list': () => ok(view({ atSu: null })) });
+    const photos = usePhotosStore();
+    await photos.open('H1');
+    await photos.open('H1');
+    expect(core.pending('photos.reconcile').map((c) => c.args)).toEqual([{ hotelId: 'H1' }]);
+    const held = { images: [], checkedAt: 1 };
+    core.pending('photos.reconcile')[0]!.answer(ok(view({ atSu: held })));
+    await settle();
+    expect(photos.view?.atSu).toEqual(held);
   });
 
   it('follows photos.changed for the property on screen only', async () => {

@@ -15,9 +15,14 @@ export function assignmentsFor(filter: PhotoFilter): PhotoAssignments {
   return filter.kind === 'room' ? { property: false, rooms: [filter.roomId] } : { property: true, rooms: [] };
 }
 
-/** Whether "Upload to Su" takes the photo: never sent, its upload discarded, or Su could not fetch it. */
-export function notAtSu(photo: Photo): boolean {
-  return photo.upload === null || photo.upload.state === 'discarded' || photo.upload.state === 'not-fetched';
+/**
+ * Whether "Upload to Su" takes the photo: never sent, its upload discarded, Su could not fetch it, or Su holds it
+ * but a place it was assigned to since is not linked yet (sending it again replaces it and links every place).
+ */
+export function needsUpload(photo: Photo): boolean {
+  const u = photo.upload;
+  if (u === null || u.state === 'discarded' || u.state === 'not-fetched') return true;
+  return u.state === 'held' && photo.associations.some((a) => a.state === 'local');
 }
 
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
@@ -109,11 +114,35 @@ export function associationWords(a: PhotoAssociation): StateWords {
   }
 }
 
-/** A scope's name: the property, or a room by its name from Rooms & rate plans. */
+/** A scope's name: the property, or a room by its name from Rooms & rate plans ("Room DBL" when it has none). */
 export function scopeName(roomId: string | null, rooms: { id: string; name: string }[]): string {
   if (roomId === null) return 'The property';
-  const room = rooms.find((r) => r.id === roomId);
-  return `Room ${room?.name || roomId}`;
+  return rooms.find((r) => r.id === roomId)?.name || `Room ${roomId}`;
+}
+
+/** Some channels and what they miss (nothing: `texts` is empty). */
+export interface CheckGroup {
+  channels: PhotoCheck['channel'][];
+  texts: string[];
+}
+
+/**
+ * One scope's checks in groups: each thing missing said once, under the channels that miss it ("Assign photos to
+ * this room." for Booking.com and Airbnb together), then the channels that miss nothing.
+ */
+export function checkGroups(checks: PhotoCheck[]): CheckGroup[] {
+  const byText = new Map<string, PhotoCheck['channel'][]>();
+  for (const check of checks)
+    for (const text of check.missing) byText.set(text, [...(byText.get(text) ?? []), check.channel]);
+  const groups: CheckGroup[] = [];
+  for (const [text, channels] of byText) {
+    const group = groups.find((g) => g.channels.join() === channels.join());
+    if (group) group.texts.push(text);
+    else groups.push({ channels, texts: [text] });
+  }
+  const ok = checks.filter((c) => c.ok).map((c) => c.channel);
+  if (ok.length) groups.push({ channels: ok, texts: [] });
+  return groups;
 }
 
 /** The checks by scope (the property first, then the rooms in their order), each with its channels. */

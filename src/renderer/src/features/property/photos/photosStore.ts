@@ -5,7 +5,7 @@ import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
 import { latestOnly } from '@renderer/lib/latestOnly';
-import { filterPhotos, notAtSu, type PhotoFilter } from './photoWords';
+import { filterPhotos, needsUpload, type PhotoFilter } from './photoWords';
 
 /** A thumbnail: loading, its data: URL, or why it could not be loaded. */
 export type Thumb = { state: 'loading' } | { state: 'ready'; url: string } | { state: 'failed'; message: string };
@@ -38,8 +38,8 @@ export const usePhotosStore = defineStore('photos', () => {
 
   const photos = computed(() => view.value?.photos ?? []);
   const shown = computed(() => filterPhotos(photos.value, filter.value));
-  /** The photos "Upload to Su" sends: never sent, discarded, or not fetched by Su. */
-  const toUpload = computed(() => photos.value.filter(notAtSu));
+  /** The photos "Upload to Su" sends: never sent, discarded, not fetched by Su, or with a place not yet linked. */
+  const toUpload = computed(() => photos.value.filter(needsUpload));
 
   const loads = latestOnly();
   async function load(): Promise<void> {
@@ -52,7 +52,13 @@ export const usePhotosStore = defineStore('photos', () => {
     if (result.ok) view.value = result.value;
   }
 
-  /** Shows a property's photos (the filter starts at All for another property). */
+  /** Properties whose holdings at Su were asked for by themselves this session (once each, when never checked). */
+  const autoChecked = new Set<string>();
+
+  /**
+   * Shows a property's photos (the filter starts at All for another property). A property never checked at Su is
+   * checked once by itself, so that what Su already holds shows from the first visit.
+   */
   async function open(id: string): Promise<void> {
     if (id !== hotelId.value) {
       view.value = null;
@@ -64,6 +70,11 @@ export const usePhotosStore = defineStore('photos', () => {
     dropFailed(thumbs);
     dropFailed(suThumbs);
     await load();
+    const v = view.value;
+    if (v?.hotelId === id && v.atSu === null && !v.atSuError && !autoChecked.has(id)) {
+      autoChecked.add(id);
+      void reconcile();
+    }
   }
 
   /** Puts a photo the core answered in place of the one on screen. */
