@@ -157,15 +157,22 @@ describe('the Photos tab', () => {
         ],
       }),
     );
-    const scopes = all('photo-check-scope').map((s) => s.querySelector('h4')!.textContent);
-    expect(scopes).toEqual(['The property', 'Room Double']);
-    const checks = all('photo-check').map((c) => [c.getAttribute('data-channel'), c.getAttribute('data-ok')]);
-    expect(checks).toEqual([
-      ['Booking.com', 'true'],
+    const scopes = all('photo-check-scope').map((s) => [
+      s.querySelector('h4')!.textContent!.trim(),
+      s.getAttribute('data-ok'),
+    ]);
+    expect(scopes).toEqual([
+      ['The property', 'false'],
+      ['Double', 'false'],
+    ]);
+    const lines = all('photo-check').map((c) => [c.getAttribute('data-channels'), c.getAttribute('data-ok')]);
+    expect(lines).toEqual([
       ['Airbnb', 'false'],
+      ['Booking.com', 'true'],
       ['Booking.com', 'false'],
     ]);
-    expect(q('photo-checks')!.textContent).toContain('Nothing missing');
+    expect(lines).toHaveLength(3);
+    expect(q('photo-checks')!.textContent).toContain('nothing missing');
     expect(q('photo-checks')!.textContent).toContain('Add 6 more photos of at least 800×500.');
   });
 
