@@ -45,6 +45,8 @@ export function createPhotoFiles(dataDir: string) {
   const root = join(dataDir, 'photos');
   const incoming = join(root, 'incoming');
   const uploads = new Map<string, { fileName: string; bytes: number; received: number; meta: unknown }>();
+  // Files half sent when the app last stopped cannot be finished (their chunks' state was in memory).
+  rmSync(incoming, { recursive: true, force: true });
 
   const paths = (id: number) => ({
     original: join(root, `${id}-original`),
@@ -63,7 +65,7 @@ export function createPhotoFiles(dataDir: string) {
       uploads.set(id, { fileName, bytes, received: 0, meta });
       return id;
     },
-    /** Appends one chunk; chunks come in order (the offset must be what arrived so far). */
+    /** Appends one chunk; chunks come in order (the offset must be what arrived so far). Answers the running total. */
     chunk(uploadId: string, offset: number, base64: string): number {
       const upload = uploads.get(uploadId);
       if (!upload)
