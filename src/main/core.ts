@@ -99,13 +99,21 @@ export function createCore(deps: CoreDeps): Core {
       ...replySenders(() => connection.provider()),
       [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
       [PROPERTY_KINDS.details]: (request) => connection.provider().property.update(request),
-      [PHOTO_KINDS.create]: (payload) => connection.provider().images.create(photos.createRequest(payload)),
-      [PHOTO_KINDS.associate]: (payload) => connection.provider().images.associate(photos.associateRequest(payload)),
+      // A photo removed from the library before its turn: nothing is sent for it (and nothing blocks the queue).
+      [PHOTO_KINDS.create]: (payload) => {
+        const request = photos.createRequest(payload);
+        return request ? connection.provider().images.create(request) : Promise.resolve({ nothingLeft: true });
+      },
+      [PHOTO_KINDS.associate]: (payload) => {
+        const request = photos.associateRequest(payload);
+        return request ? connection.provider().images.associate(request) : Promise.resolve({ nothingLeft: true });
+      },
       [PROPERTY_KINDS.facilities]: facilitySender((request) => connection.provider().property.setFacilities(request)),
     },
     markSentRefusals: {
       [RATES_KIND]: ratesMarkSentRefusal,
       [PROPERTY_KINDS.details]: (item) => property.markSentRefusal(item),
+      [PHOTO_KINDS.create]: (item) => photos.markSentRefusal(item),
       [PROPERTY_KINDS.facilities]: (item) => property.markSentRefusal(item),
     },
     provider: () => connection.active(),

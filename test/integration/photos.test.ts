@@ -164,6 +164,74 @@ describe('getting photos to Su', () => {
     );
     // Uploading again queues nothing: both are held.
     expect(await call('photos.upload', { hotelId: HOTEL })).toMatchObject({ queued: 0 });
+    // Su has its copies: the addresses it fetched them from are closed.
+    const { db } = ctx!.core.db;
+    const links = db.prepare('SELECT token, revoked_at FROM media_links').all() as {
+      token: string;
+      revoked_at: number | null;
+    }[];
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    const listener = (await call('push.status', {})).localUrl!.replace(/\/push$/, '');
+    for (const link of links) {
+      expect(link.revoked_at).not.toBeNull();
+      expect((await fetch(`${listener}/media/${link.token}/room.jpg`)).status).toBe(404);
+    }
+
+    // A room assigned afterwards gets its link only: no second create of a photo Su holds.
+    await call('photos.update', { id: house.value.id, assignments: { property: true, rooms: ['TWN'] } });
+    expect(await call('photos.upload', { hotelId: HOTEL, ids: [house.value.id] })).toMatchObject({ queued: 1 });
+    await eventually(
+      () => call('photos.list', { hotelId: HOTEL }),
+      (v) => v.photos.find((p) => p.id === house.value.id)!.associations.every((a) => a.state === 'sent'),
+    );
+    const creates = db.prepare('SELECT count(*) AS n FROM photo_uploads WHERE photo_id = ?').get(house.value.id) as {
+      n: number;
+    };
+    expect(creates.n).toBe(1);
+    const after = (await control().content(HOTEL)).images as { pms_imageid: string; rooms: string[] }[];
+    expect(after.find((i) => i.pms_imageid === house.value.pmsImageId)!.rooms).toEqual(['TWN']);
+  });
+
+  it('a photo removed while its upload waits takes its queued work with it, and a create cannot be marked sent', async () => {
+    await call('connection.save', {
+      environment: 'sandbox',
+      mainBaseUrl: 'https://su.invalid/SUAPI',
+      tokenBaseUrl: 'https://token.invalid',
+      domain: 'x.example',
+    });
+    const gone = (await addFile('gone.jpg', await photo(1200, 800).jpeg().toBuffer())) as { value: Photo };
+    const kept = (await addFile('kept.jpg', await photo(1200, 800, '#222222').jpeg().toBuffer())) as { value: Photo };
+    await call('photos.upload', { hotelId: HOTEL, ids: [gone.value.id] });
+    await call('photos.upload', { hotelId: HOTEL, ids: [kept.value.id] });
+    const states = () =>
+      ctx!.core.db.db
+        .prepare(`SELECT kind, state, payload FROM outbox WHERE entity_key = 'photos:${HOTEL}' ORDER BY id`)
+        .all() as {
+        kind: string;
+        state: string;
+        payload: string;
+      }[];
+    expect(states().map((i) => i.kind)).toEqual(['photo-create', 'photo-associate', 'photo-create', 'photo-associate']);
+    expect(await call('photos.remove', { id: gone.value.id })).toEqual({ removed: true, heldAtSu: false });
+    // The removed photo's create and link are discarded; the other photo's work still waits.
+    expect(states().map((i) => i.state)).toEqual([
+      'discarded',
+      'discarded',
+      expect.stringMatching(/queued|sending|failed/),
+      expect.stringMatching(/queued|sending|failed/),
+    ]);
+    const create = ctx!.core.db.db
+      .prepare(`SELECT id FROM outbox WHERE kind = 'photo-create' ORDER BY id DESC`)
+      .get() as { id: number };
+    ctx!.core.db.db
+      .prepare(
+        `UPDATE outbox SET state = 'failed', last_error = '{"code":"timeout","message":"x","outcomeUnknown":true}' WHERE id = ?`,
+      )
+      .run(create.id);
+    expect(await dispatch('outbox.markSent', { id: create.id })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/Upload the photo again instead/) },
+    });
   });
 
   it('the media address serves exactly one file, to GET and HEAD, and nothing once revoked', async () => {

@@ -361,7 +361,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- The owner's photos: files in the data folder (original, upload copy, thumbnail), one row each.
       CREATE TABLE photos (
-        id            INTEGER PRIMARY KEY,
+        -- AUTOINCREMENT: a removed photo's id is never given to another (queued uploads name photos by id).
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
         hotel_id      TEXT    NOT NULL,
         pms_image_id  TEXT    NOT NULL UNIQUE,
         caption       TEXT    NOT NULL,

@@ -18,11 +18,11 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
-import type { MediaLinks } from './media';
+import { MEDIA_TTL_MS, type MediaLinks } from './media';
 
 /** The outbox kinds of photos: Su's image create (endpoint 9) and association (endpoint 10). */
 export const PHOTO_KINDS = { create: 'photo-create', associate: 'photo-associate' } as const;
-export type PhotoCreatePayload = { hotelId: string; photoIds: number[] };
+export type PhotoCreatePayload = { hotelId: string; photoIds: number[]; pmsImageIds?: string[] };
 export type PhotoAssociatePayload = { hotelId: string; roomId: string | null; pmsImageIds: string[] };
 export type PhotoSenders = {
   [PHOTO_KINDS.create]: (payload: PhotoCreatePayload) => Promise<unknown>;
@@ -271,6 +271,19 @@ export function createPhotosService(deps: {
       if (!r) return { removed: false, heldAtSu: false };
       const heldAtSu = latestUpload(id)?.state === 'sent';
       media.revoke(id);
+      // What was queued for this photo alone goes nowhere now: discarded, so it never blocks the property's queue
+      // (an item shared with other photos sends only theirs).
+      const key = entityKey.photos(r.hotel_id);
+      // Newest first: discarding an item never lets a later item of this photo start in between.
+      for (const item of outbox.pending().reverse()) {
+        if (item.entityKey !== key || (item.state !== 'queued' && item.state !== 'failed')) continue;
+        const p = item.payload as Partial<PhotoCreatePayload & PhotoAssociatePayload>;
+        const others =
+          item.kind === PHOTO_KINDS.create
+            ? (p.photoIds ?? []).filter((other) => other !== id)
+            : (p.pmsImageIds ?? []).filter((pms) => pms !== r.pms_image_id);
+        if (others.length === 0) outbox.discard(item.id);
+      }
       database.transaction(() => {
         db.prepare('DELETE FROM photo_associations WHERE photo_id = ?').run(id);
         db.prepare('DELETE FROM photo_uploads WHERE photo_id = ?').run(id);
@@ -291,22 +304,41 @@ export function createPhotosService(deps: {
      * they go out in that order. Photos already queued or held are left alone unless named.
      */
     upload(hotelId: string, ids?: number[]): { queued: number; reach: PhotoReach } {
-      const rows = (
+      const chosen = (
         db.prepare('SELECT * FROM photos WHERE hotel_id = ? ORDER BY id').all(hotelId) as PhotoRow[]
-      ).filter((r) => (ids ? ids.includes(r.id) : needsUpload(r)));
-      const missing = rows.filter((r) => !r.caption.trim());
+      ).filter((r) => !ids || ids.includes(r.id));
+      // A create only for a photo Su does not have (or whose copy never answered): never a second one while the
+      // first is on its way; a photo Su holds gets only the links it lacks.
+      const creates = chosen.filter(needsUpload);
+      const missing = creates.filter((r) => !r.caption.trim());
       if (missing.length)
         throw new AppFailure({
           code: ErrorCode.Validation,
           message: `Give ${missing.length === 1 ? 'this photo' : `these ${missing.length} photos`} a caption first: Su needs a name for every photo.`,
           field: 'caption',
         });
-      if (rows.length === 0) return { queued: 0, reach: deps.reach() };
+      const links = new Map<string, PhotoRow[]>();
+      for (const r of chosen) {
+        const created = creates.includes(r);
+        const targets = [...(r.property ? [''] : []), ...(JSON.parse(r.rooms) as string[])];
+        for (const target of targets) {
+          const state = created
+            ? 'local'
+            : associationsOf(r, { property: target === '', rooms: target ? [target] : [] })[0]?.state;
+          if (created || state === 'local' || state === 'discarded')
+            links.set(target, [...(links.get(target) ?? []), r]);
+        }
+      }
+      if (creates.length === 0 && links.size === 0) return { queued: 0, reach: deps.reach() };
       const key = entityKey.photos(hotelId);
       database.transaction(() => {
-        for (let i = 0; i < rows.length; i += BATCH) {
-          const batch = rows.slice(i, i + BATCH);
-          const item = outbox.enqueue(PHOTO_KINDS.create, key, { hotelId, photoIds: batch.map((r) => r.id) });
+        for (let i = 0; i < creates.length; i += BATCH) {
+          const batch = creates.slice(i, i + BATCH);
+          const item = outbox.enqueue(PHOTO_KINDS.create, key, {
+            hotelId,
+            photoIds: batch.map((r) => r.id),
+            pmsImageIds: batch.map((r) => r.pms_image_id),
+          });
           for (const r of batch)
             db.prepare('INSERT INTO photo_uploads (photo_id, provider, outbox_id, queued_at) VALUES (?, ?, ?, ?)').run(
               r.id,
@@ -315,13 +347,7 @@ export function createPhotosService(deps: {
               now(),
             );
         }
-        const targets = new Map<string, PhotoRow[]>();
-        for (const r of rows) {
-          const rooms = JSON.parse(r.rooms) as string[];
-          for (const target of [...(r.property ? [''] : []), ...rooms])
-            targets.set(target, [...(targets.get(target) ?? []), r]);
-        }
-        for (const [roomId, photos] of targets) {
+        for (const [roomId, photos] of links) {
           const item = outbox.enqueue(PHOTO_KINDS.associate, key, {
             hotelId,
             roomId: roomId || null,
@@ -334,11 +360,11 @@ export function createPhotosService(deps: {
         }
       });
       deps.changed(hotelId);
-      return { queued: rows.length, reach: deps.reach() };
+      return { queued: new Set([...creates, ...[...links.values()].flat()]).size, reach: deps.reach() };
     },
 
     /** The create request for a queued batch, made at send time from the public address in use then. */
-    createRequest(payload: PhotoCreatePayload): ImageCreate {
+    createRequest(payload: PhotoCreatePayload): ImageCreate | null {
       const base = deps.reach().baseUrl;
       if (!base)
         throw new AppFailure({
@@ -346,9 +372,17 @@ export function createPhotosService(deps: {
           message: `Su cannot fetch the photos: ${deps.reach().reason ?? 'this computer has no public address.'} They go out once it has one.`,
           retryable: true,
         });
-      const rows = payload.photoIds.map(row).filter((r): r is PhotoRow => r !== undefined);
-      if (rows.length === 0)
-        throw new AppFailure({ code: 'not_found', message: 'These photos were removed from the library.' });
+      // Only the photos this item was queued for, still in the library, of this property.
+      const rows = payload.photoIds
+        .map(row)
+        .filter(
+          (r): r is PhotoRow =>
+            r !== undefined &&
+            r.hotel_id === payload.hotelId &&
+            (!payload.pmsImageIds || payload.pmsImageIds.includes(r.pms_image_id)),
+        );
+      // Removed from the library meanwhile: nothing is left to send.
+      if (rows.length === 0) return null;
       return {
         hotelid: payload.hotelId,
         proppmsid: payload.hotelId,
@@ -360,11 +394,17 @@ export function createPhotosService(deps: {
       };
     },
 
-    associateRequest(payload: PhotoAssociatePayload): ImageAssociate {
+    associateRequest(payload: PhotoAssociatePayload): ImageAssociate | null {
+      const still = payload.pmsImageIds.filter(
+        (pms) =>
+          db.prepare('SELECT 1 FROM photos WHERE pms_image_id = ? AND hotel_id = ?').get(pms, payload.hotelId) !==
+          undefined,
+      );
+      if (still.length === 0) return null;
       return {
         hotelid: payload.hotelId,
         ...(payload.roomId ? { roomid: payload.roomId } : {}),
-        images: payload.pmsImageIds.map((pms) => ({ pms_imageid: pms })),
+        images: still.map((pms) => ({ pms_imageid: pms })),
       };
     },
 
@@ -375,7 +415,7 @@ export function createPhotosService(deps: {
       if (item.kind === PHOTO_KINDS.create) {
         const { photoIds } = payload as PhotoCreatePayload;
         if (item.state === 'sent') {
-          const created = (item.result ?? []) as CreatedImage[];
+          const created = (Array.isArray(item.result) ? item.result : []) as CreatedImage[];
           for (const photoId of photoIds) {
             const r = row(photoId);
             const result = r ? created.find((c) => c.ownImageId === r.pms_image_id) : undefined;
@@ -396,29 +436,38 @@ export function createPhotosService(deps: {
       const pending = db
         .prepare(
           `SELECT u.*, p.hotel_id FROM photo_uploads u JOIN photos p ON p.id = u.photo_id
-           WHERE u.verified = 'pending' ORDER BY u.id`,
+           WHERE u.verified = 'pending' OR (u.verified = 'failed' AND u.verify_until > ?) ORDER BY u.id`,
         )
-        .all() as (UploadRow & { hotel_id: string })[];
+        .all(now() - MEDIA_TTL_MS + VERIFY_WITHIN_MS) as (UploadRow & { hotel_id: string })[];
       const touched = new Set<string>();
       for (const u of pending) {
+        // One Su has not served in time is looked at once a minute, not at every round.
+        if (u.verified === 'failed' && Math.floor(now() / 5_000) % 12 !== 0) continue;
         const copy = u.su_url ? await deps.fetchImage(u.su_url) : null;
         if (copy) {
           db.prepare(`UPDATE photo_uploads SET verified = 'ok', problem = NULL WHERE id = ?`).run(u.id);
           media.revoke(u.photo_id);
           touched.add(u.hotel_id);
-        } else if (now() >= (u.verify_until ?? 0)) {
+        } else if (u.verified === 'pending' && now() >= (u.verify_until ?? 0)) {
           const fetchedAt = media.fetchedAt(u.photo_id);
           const problem = !u.su_url
             ? 'Su confirmed the upload but gave no address of its copy: upload it again.'
             : fetchedAt
               ? 'Su fetched it from this computer, but its copy does not answer with the image: upload it again.'
               : 'Su never fetched it from this computer: check that the address Su reaches (the tunnel, or your own address, under Connection) is up, then upload it again.';
+          // The address stays open (a day at most): a Su that fetches late still finds the photo, and is seen.
           db.prepare(`UPDATE photo_uploads SET verified = 'failed', problem = ? WHERE id = ?`).run(problem, u.id);
-          media.revoke(u.photo_id);
           touched.add(u.hotel_id);
         }
       }
       return [...touched];
+    },
+
+    /** A create marked as sent by the owner would leave no address of Su's copy: upload it again instead. */
+    markSentRefusal(item: OutboxItem): string | null {
+      return item.kind === PHOTO_KINDS.create
+        ? 'Upload the photo again instead: sending it again is safe, its id replaces the image at Su rather than adding one.'
+        : null;
     },
 
     /** Asks Su what it holds (endpoint 11) and matches it with the library by the photos' own ids. */
