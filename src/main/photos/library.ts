@@ -44,7 +44,20 @@ function hasLocation(exif: Buffer | undefined): boolean {
 export function createPhotoFiles(dataDir: string) {
   const root = join(dataDir, 'photos');
   const incoming = join(root, 'incoming');
-  const uploads = new Map<string, { fileName: string; bytes: number; received: number; meta: unknown }>();
+  const uploads = new Map<
+    string,
+    { fileName: string; bytes: number; received: number; meta: unknown; touchedAt: number }
+  >();
+  /** Drops a file on its way in (finished, refused, or abandoned). */
+  const drop = (uploadId: string) => {
+    uploads.delete(uploadId);
+    rmSync(join(incoming, uploadId), { force: true });
+  };
+  /** Files nobody sent a part of for 10 minutes were abandoned (a closed window, a cancelled add). */
+  const sweep = () => {
+    const stale = Date.now() - 10 * 60_000;
+    for (const [id, upload] of uploads) if (upload.touchedAt < stale) drop(id);
+  };
   // Files half sent when the app last stopped cannot be finished (their chunks' state was in memory).
   rmSync(incoming, { recursive: true, force: true });
 
@@ -59,10 +72,11 @@ export function createPhotoFiles(dataDir: string) {
     /** A new file on its way in; `meta` is kept for `finish`. */
     start(fileName: string, bytes: number, meta: unknown): string {
       if (bytes > MAX_PHOTO_BYTES) throw unreadable(fileName, `it is larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`);
+      sweep();
       mkdirSync(incoming, { recursive: true, mode: 0o700 });
       const id = randomBytes(16).toString('hex');
       writeFileSync(join(incoming, id), Buffer.alloc(0), { mode: 0o600 });
-      uploads.set(id, { fileName, bytes, received: 0, meta });
+      uploads.set(id, { fileName, bytes, received: 0, meta, touchedAt: Date.now() });
       return id;
     },
     /** Appends one chunk; chunks come in order (the offset must be what arrived so far). Answers the running total. */
@@ -70,14 +84,19 @@ export function createPhotoFiles(dataDir: string) {
       const upload = uploads.get(uploadId);
       if (!upload)
         throw new AppFailure({ code: 'not_found', message: 'This file is no longer being added: add it again.' });
-      if (offset !== upload.received)
+      if (offset !== upload.received) {
+        drop(uploadId);
         throw new AppFailure({
           code: ErrorCode.Validation,
           message: `Part of “${upload.fileName}” went missing on its way (expected byte ${upload.received}, got ${offset}): add it again.`,
         });
+      }
       const data = Buffer.from(base64, 'base64');
-      if (upload.received + data.length > upload.bytes)
+      if (upload.received + data.length > upload.bytes) {
+        drop(uploadId);
         throw new AppFailure({ code: ErrorCode.Validation, message: `“${upload.fileName}” is longer than announced.` });
+      }
+      upload.touchedAt = Date.now();
       appendFileSync(join(incoming, uploadId), data);
       upload.received += data.length;
       return upload.received;
