@@ -114,6 +114,12 @@ describe('the library', () => {
     });
     const broken = (await photo(900, 600).jpeg().toBuffer()).subarray(0, 400);
     expect(await addFile('broken.jpg', broken)).toMatchObject({ ok: false });
+    // An iPhone photo, where no HEVC decoder is at hand: the owner is told how to get a JPEG.
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(400, 7)]);
+    expect(await addFile('IMG_2031.HEIC', heic)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/HEIC photos .* Most Compatible/) },
+    });
     expect((await call('photos.list', { hotelId: HOTEL })).photos).toEqual([]);
   });
 });

@@ -16,6 +16,17 @@ export interface ImportedPhoto {
 
 const THUMB_EDGE = 480;
 
+const HEIC_ADVICE =
+  'HEIC photos (the iPhone’s format) cannot be read here. Add it as JPEG: on the iPhone, Settings › Camera › Formats › Most Compatible, or export it as JPEG.';
+
+/** An HEIC/HEIF file, by its ISO box brand (`ftypheic`, `ftypmif1`, …) or, failing that, its name. */
+function isHeic(bytes: Buffer, fileName: string): boolean {
+  const brand = bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp' ? bytes.toString('latin1', 8, 12) : '';
+  return (
+    ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'].includes(brand) || /\.hei[cf]$/i.test(fileName)
+  );
+}
+
 const unreadable = (fileName: string, why: string) =>
   new AppFailure({
     code: ErrorCode.Validation,
@@ -122,7 +133,12 @@ export function createPhotoFiles(dataDir: string) {
         try {
           meta = await sharp(input).metadata();
         } catch {
-          throw unreadable(upload.fileName, 'it is not an image Innkeeper can read (a broken file, or not a photo).');
+          throw unreadable(
+            upload.fileName,
+            isHeic(input, upload.fileName)
+              ? HEIC_ADVICE
+              : 'it is not an image Innkeeper can read (a broken file, or not a photo).',
+          );
         }
         const format = meta.format ?? 'unknown';
         let copy: { data: Buffer; info: OutputInfo };
@@ -135,8 +151,8 @@ export function createPhotoFiles(dataDir: string) {
         } catch {
           throw unreadable(
             upload.fileName,
-            format === 'heif'
-              ? 'HEIC photos (the iPhone’s format) cannot be read here. Add it as JPEG: on the iPhone, Settings › Camera › Formats › Most Compatible, or export it as JPEG.'
+            format === 'heif' || isHeic(input, upload.fileName)
+              ? HEIC_ADVICE
               : `its ${format.toUpperCase()} data cannot be decoded (the file may be damaged).`,
           );
         }
