@@ -1,16 +1,10 @@
 import sharp from 'sharp';
 import type { PhotoReach } from '../../shared/photos';
 import type { PushStatus } from '../../shared/push';
+import { isLoopbackHttp } from '../../shared/su/common';
 
 /** Whether the provider in use runs on this computer (the built-in demo, or a developer's emulator on loopback). */
-export function providerOnThisComputer(mainBaseUrl: string): boolean {
-  try {
-    const u = new URL(mainBaseUrl);
-    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-  } catch {
-    return false;
-  }
-}
+export const providerOnThisComputer = (mainBaseUrl: string): boolean => isLoopbackHttp(mainBaseUrl);
 
 /**
  * Where Su fetches photos from: the listener's public address (the tunnel while it is up, or the owner's own

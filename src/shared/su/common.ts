@@ -71,3 +71,13 @@ export const textSchema = (label: string, max = 5000) =>
     .trim()
     .min(1, `${label} is required.`)
     .max(max, `${label}: at most ${max} characters.`);
+
+/** An http address on this computer (a provider that runs here, such as the built-in demo). */
+export function isLoopbackHttp(url: string | undefined): boolean {
+  try {
+    const u = new URL(url ?? '');
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hotelIdSchema, idSchema, textSchema } from './common';
+import { hotelIdSchema, idSchema, isLoopbackHttp, textSchema } from './common';
 
 /** Images: `hotelid` is at most 20 characters on every image endpoint. */
 const imageHotelId = hotelIdSchema(20);
@@ -12,12 +12,11 @@ const imageUrlSchema = (loopbackAllowed: boolean) =>
     .max(2000, 'At most 2000 characters.')
     .refine((v) => {
       try {
-        const u = new URL(v);
-        if (u.protocol === 'https:') return true;
-        return loopbackAllowed && u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+        if (new URL(v).protocol === 'https:') return true;
       } catch {
         return false;
       }
+      return loopbackAllowed && isLoopbackHttp(v);
     }, 'Enter a full https:// address: the provider fetches the image from the internet.');
 
 /**

@@ -6,6 +6,7 @@ import {
   type ImageCreate,
   type ImageRetrieve,
 } from '../../../shared/su/images';
+import { isLoopbackHttp } from '../../../shared/su/common';
 import { isObject, isSuccess } from '../envelope';
 import { callEndpoint, pick, type ProviderContext } from '../request';
 
@@ -35,14 +36,6 @@ const data = (body: unknown): unknown[] | null => {
   const d = pick(body, 'Data', 'data');
   return Array.isArray(d) ? d : null;
 };
-const isLoopback = (base: string | undefined) => {
-  try {
-    const u = new URL(base ?? '');
-    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-  } catch {
-    return false;
-  }
-};
 const hotelField = (p: { text: string; field?: string }) => (/hotel/i.test(p.text) ? 'hotelid' : p.field);
 
 /** Endpoint 9: create images; results come back in input order. */
@@ -55,7 +48,7 @@ export function createImages(ctx: ProviderContext, input: ImageCreate): Promise<
       path: '/jservice/imageCreate',
       auth: 'bearer',
       // The built-in demo provider runs on this computer: it may fetch photos from a loopback address.
-      schema: imageCreateSchemaFor(isLoopback(ctx.main.defaults.baseURL)),
+      schema: imageCreateSchemaFor(isLoopbackHttp(ctx.main.defaults.baseURL)),
       parse: (body) => {
         const items = isSuccess(body) ? data(body) : null;
         if (!items) return null;
