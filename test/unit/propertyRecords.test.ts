@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detailsChanges, draftPathOf, facilitiesAfter, facilityChanges } from '../../src/main/property/records';
-import { facilitySender } from '../../src/main/property/propertyService';
+import { facilitySender } from '../../src/main/property/senders';
 import { AppFailure } from '../../src/shared/result';
 import {
   composeFacilities,

@@ -5,28 +5,29 @@ import {
   detailsFormOf,
   detailsFormSchema,
   detailsRequest,
-  emptyDetailsForm,
   facilitiesDraftSchema,
   sameJson,
-  type ChannelIds,
   type DetailsForm,
   type DetailsView,
   type FacilitiesView,
   type FacilityEntry,
   type FacilityRecordEntry,
-  type FacilitySet,
   type PropertyPreview,
   type PropertyPush,
   type PropertyUpdate,
 } from '../../shared/property';
-import { AppFailure, type AppError } from '../../shared/result';
+import { AppFailure } from '../../shared/result';
 import type { Database } from '../db/database';
 import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import {
   detailsChanges,
+  answerOf,
+  firstDetailsForm,
   draftOfRecord,
+  returnedIds,
+  revertedFacilities,
   draftPathOf,
   facilitiesAfter,
   facilityChanges,
@@ -35,62 +36,8 @@ import {
   type RequestSources,
   type Scope,
 } from './records';
-
-/** The outbox kinds of the property feature: Su's property update (endpoint 4) and facility set (endpoint 3). */
-export const PROPERTY_KINDS = { details: 'property-update', facilities: 'facility-set' } as const;
-export type PropertySenders = {
-  [PROPERTY_KINDS.details]: (request: PropertyUpdate) => Promise<unknown>;
-  [PROPERTY_KINDS.facilities]: (request: FacilitySet) => Promise<unknown>;
-};
-const KINDS = new Set<string>(Object.values(PROPERTY_KINDS));
-
-/**
- * The outbox's sender of a facility set. A request that creates instances (some sent without `instance_id`) is
- * never repeated by itself: when Su answers with a server error or no answer comes, Su may have created them, so
- * the push stops for the owner (check the extranet, then mark it as sent or send it again) instead of being
- * retried into a second car park.
- */
-export function facilitySender(send: (request: FacilitySet) => Promise<unknown>) {
-  return async (request: FacilitySet): Promise<unknown> => {
-    try {
-      return await send(request);
-    } catch (error) {
-      const creates = request.facilities.some((f) => f.instances?.some((i) => i.instance_id === undefined));
-      if (!(error instanceof AppFailure) || !creates) throw error;
-      const e = error.error;
-      const serverSide = e.retryable === true && e.code !== 'network' && (e.httpStatus ?? 500) >= 500;
-      if (!serverSide && !e.outcomeUnknown) throw error;
-      throw new AppFailure({
-        ...e,
-        retryable: false,
-        outcomeUnknown: true,
-        message: `${e.message} Su may have created the new instances anyway: check the facilities in the Booking.com extranet, then mark this change as sent or send it again.`,
-      });
-    }
-  };
-}
-export const isPropertyKind = (kind: string) => KINDS.has(kind);
-
-type PushRow = {
-  id: number;
-  /** The provider the push went to ('demo', 'sandbox', 'production'): what Su holds is per provider. */
-  provider: string;
-  hotel_id: string;
-  scope: string;
-  request: string;
-  after: string;
-  changes: string;
-  outbox_id: number;
-  created_at: number;
-  applied_at: number | null;
-  answer: string | null;
-  reverts: number | null;
-  draft_revision: number | null;
-};
-/** A draft as stored: what was typed, and the push it reverts when it came from Revert. */
-type StoredDraft<T> = { value: T; reverts: number | null };
-/** The facilities record a push leaves, the keys of the instances it creates, and where its parts are in the draft. */
-type FacilitiesAfter = { facilities: FacilityRecordEntry[]; created: string[]; sources?: RequestSources };
+import { isPropertyKind, PROPERTY_KINDS, type PropertySenders } from './senders';
+import { createPropertyStore, type FacilitiesAfter, type PushRow } from './store';
 
 const fingerprintOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
@@ -113,128 +60,15 @@ export function createPropertyService(deps: {
   const { database, outbox, now, provider } = deps;
   const { db } = database;
 
-  // ── Stored state ──
-
-  function record<T>(hotelId: string, scope: Scope): { value: T; confirmedAt: number } | null {
-    const row = db
-      .prepare('SELECT record, confirmed_at FROM property_records WHERE provider = ? AND hotel_id = ? AND scope = ?')
-      .get(provider(), hotelId, scopeKey(scope)) as { record: string; confirmed_at: number } | undefined;
-    return row ? { value: JSON.parse(row.record) as T, confirmedAt: row.confirmed_at } : null;
-  }
-
-  function draft<T>(hotelId: string, scope: Scope): (StoredDraft<T> & { revision: number }) | null {
-    const row = db
-      .prepare('SELECT draft, revision FROM property_drafts WHERE provider = ? AND hotel_id = ? AND scope = ?')
-      .get(provider(), hotelId, scopeKey(scope)) as { draft: string; revision: number } | undefined;
-    return row ? { ...(JSON.parse(row.draft) as StoredDraft<T>), revision: row.revision } : null;
-  }
-
-  function writeDraft(hotelId: string, scope: Scope, value: unknown, reverts: number | null): void {
-    db.prepare(
-      // Revisions only grow, also across a draft that was cleared: a confirmation clears the revision it was made
-      // from, never a newer draft that happens to count from 1 again.
-      `INSERT INTO property_drafts (provider, hotel_id, scope, draft, revision, updated_at)
-       VALUES (:provider, :hotel, :scope, :draft,
-         1 + coalesce((SELECT max(draft_revision) FROM property_pushes
-                       WHERE provider = :provider AND hotel_id = :hotel AND scope = :scope), 0), :now)
-       ON CONFLICT (provider, hotel_id, scope) DO UPDATE SET draft = excluded.draft, revision = revision + 1, updated_at = excluded.updated_at`,
-    ).run({
-      provider: provider(),
-      hotel: hotelId,
-      scope: scopeKey(scope),
-      draft: JSON.stringify({ value, reverts } satisfies StoredDraft<unknown>),
-      now: now(),
-    });
-  }
-
-  /** A draft Revert made stays "the revert of …" only while it is saved unchanged; an edit makes it a change of its own. */
-  function revertsKept(hotelId: string, scope: Scope, value: unknown): number | null {
-    const stored = draft<unknown>(hotelId, scope);
-    return stored && stored.reverts !== null && sameJson(stored.value, value) ? stored.reverts : null;
-  }
-
-  function dropDraft(hotelId: string, scope: Scope): boolean {
-    return (
-      db
-        .prepare('DELETE FROM property_drafts WHERE provider = ? AND hotel_id = ? AND scope = ?')
-        .run(provider(), hotelId, scopeKey(scope)).changes > 0
-    );
-  }
-
-  function channelIds(hotelId: string, of = provider()): ChannelIds {
-    const row = db
-      .prepare('SELECT channel_hotel_id, rooms FROM property_channel_ids WHERE provider = ? AND hotel_id = ?')
-      .get(of, hotelId) as { channel_hotel_id: string | null; rooms: string } | undefined;
-    return {
-      channelHotelId: row?.channel_hotel_id ?? null,
-      rooms: row ? (JSON.parse(row.rooms) as Record<string, string>) : {},
-    };
-  }
-
-  function saveChannelIds(hotelId: string, ids: ChannelIds, of = provider()): ChannelIds {
-    db.prepare(
-      `INSERT INTO property_channel_ids (provider, hotel_id, channel_hotel_id, rooms) VALUES (?, ?, ?, ?)
-       ON CONFLICT (provider, hotel_id) DO UPDATE SET channel_hotel_id = excluded.channel_hotel_id, rooms = excluded.rooms`,
-    ).run(of, hotelId, ids.channelHotelId, JSON.stringify(ids.rooms));
-    return channelIds(hotelId, of);
-  }
-
-  /** The push of this part not yet confirmed by Su and not discarded, if any. */
-  function unsettled(hotelId: string, scope: Scope): (PushRow & { state: string; last_error: string | null }) | null {
-    return (
-      (db
-        .prepare(
-          `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.provider = ? AND p.hotel_id = ? AND p.scope = ? AND p.applied_at IS NULL
-             AND o.state IN ('queued', 'sending', 'failed')
-           ORDER BY p.id LIMIT 1`,
-        )
-        .get(provider(), hotelId, scopeKey(scope)) as
-        (PushRow & { state: string; last_error: string | null }) | undefined) ?? null
-    );
-  }
-
-  function toPush(r: PushRow & { state: string; last_error: string | null }): PropertyPush {
-    const scope = parseScope(r.scope);
-    let error = r.last_error ? (JSON.parse(r.last_error) as AppError) : null;
-    // Su names a request path; the owner's field is that place in the draft the push was made from.
-    const sources = scope.section === 'facilities' ? (JSON.parse(r.after) as FacilitiesAfter).sources : undefined;
-    const at = error?.field && sources ? draftPathOf(error.field, sources) : null;
-    if (error && at) error = { ...error, field: at, fields: { [at]: error.message } };
-    return {
-      id: r.id,
-      section: scope.section,
-      roomId: scope.section === 'facilities' ? scope.roomId : null,
-      createdAt: r.created_at,
-      appliedAt: r.applied_at,
-      state: r.state,
-      outboxId: r.outbox_id,
-      error,
-      answer: r.answer ? JSON.parse(r.answer) : null,
-      request: JSON.parse(r.request),
-      changes: JSON.parse(r.changes),
-      reverts: r.reverts,
-      current: false,
-    };
-  }
+  const store = createPropertyStore({ database, now, provider });
+  const { record, draft, writeDraft, revertsKept, dropDraft, channelIds, saveChannelIds, unsettled, toPush } = store;
 
   // ── Details ──
-
-  /** The form to start from when Su never confirmed a record: what the app already knows of the property. */
-  function firstForm(hotelId: string): DetailsForm {
-    const form = emptyDetailsForm();
-    const setup = deps.setup(hotelId);
-    if (setup) {
-      form.property_name = setup.name;
-      if (setup.roomIds.length) form.room_count = String(setup.roomIds.length);
-    }
-    return form;
-  }
 
   function details(hotelId: string): DetailsView {
     const confirmed = record<PropertyUpdate>(hotelId, { section: 'details' });
     const stored = draft<DetailsForm>(hotelId, { section: 'details' });
-    const base = confirmed ? detailsFormOf(confirmed.value) : firstForm(hotelId);
+    const base = confirmed ? detailsFormOf(confirmed.value) : firstDetailsForm(deps.setup(hotelId));
     const pending = unsettled(hotelId, { section: 'details' });
     return {
       hotelId,
@@ -411,28 +245,6 @@ export function createPropertyService(deps: {
     });
   }
 
-  /** Su's answer as History shows it. */
-  function answerOf(result: unknown): NonNullable<PropertyPush['answer']> {
-    const r = (result ?? {}) as { message?: unknown; ruid?: unknown; propertyId?: unknown };
-    return {
-      message: typeof r.message === 'string' ? r.message : 'Confirmed by Su',
-      ruid: typeof r.ruid === 'string' ? r.ruid : null,
-      propertyId: typeof r.propertyId === 'string' ? r.propertyId : null,
-    };
-  }
-
-  /** Instance ids Su returned for created instances, when it returns any: `[{facility_id, instance_id}]` in order. */
-  function returnedIds(result: unknown): { facilityId: string; instanceId: string }[] {
-    const data = (result as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) return [];
-    return data.flatMap((d) => {
-      const o = d as { facility_id?: unknown; instance_id?: unknown };
-      return o && o.facility_id != null && o.instance_id != null
-        ? [{ facilityId: String(o.facility_id), instanceId: String(o.instance_id) }]
-        : [];
-    });
-  }
-
   function applyConfirmed(push: PushRow, result: unknown): void {
     const scope = parseScope(push.scope);
     const at = now();
@@ -538,21 +350,7 @@ export function createPropertyService(deps: {
         return { section: 'details', hotelId: row.hotel_id, roomId: null };
       }
       const then = (JSON.parse(row.after) as FacilitiesAfter).facilities;
-      const current = record<FacilityRecordEntry[]>(row.hotel_id, scope)?.value ?? [];
-      const list: FacilityEntry[] = then.map((f) => {
-        const nowFacility = current.find((c) => c.facilityId === f.facilityId);
-        const instances = f.instances.map((i) => {
-          const nowInstance = nowFacility?.instances.find((c) => c.key === i.key);
-          return { key: i.key, instanceId: nowInstance?.instanceId ?? i.instanceId, details: i.details };
-        });
-        for (const c of nowFacility?.instances ?? [])
-          if (!instances.some((i) => i.key === c.key))
-            instances.push({ key: c.key, instanceId: c.instanceId, details: c.details });
-        return { facilityId: f.facilityId, isAvailable: f.isAvailable, instances };
-      });
-      for (const c of current)
-        if (!then.some((f) => f.facilityId === c.facilityId))
-          list.push({ ...draftOfRecord([c])[0]!, isAvailable: false });
+      const list = revertedFacilities(then, record<FacilityRecordEntry[]>(row.hotel_id, scope)?.value ?? []);
       writeDraft(row.hotel_id, scope, list, pushId);
       return {
         section: 'facilities',

@@ -1,5 +1,7 @@
 import {
   DETAILS_LABELS,
+  emptyDetailsForm,
+  type DetailsForm,
   facilityName,
   fieldOfPath,
   sameJson,
@@ -7,6 +9,7 @@ import {
   type FacilityEntry,
   type FacilityRecordEntry,
   type FieldChange,
+  type PropertyPush,
   type PropertyUpdate,
 } from '../../shared/property';
 
@@ -159,4 +162,57 @@ export function draftPathOf(path: string, sources: RequestSources): string | nul
   const instance = source.instances[Number(m[2])];
   if (instance === undefined) return `${source.facility}`;
   return `${source.facility}.instances.${instance}${m[3] ? (m[3] === 'instance_id' ? '.instanceId' : `.details.${m[3]}`) : ''}`;
+}
+
+/**
+ * The draft that makes an earlier facilities record hold again: instances Su has now keep their ids, and a facility
+ * the earlier record did not have becomes unavailable (Su cannot remove facilities or instances).
+ */
+export function revertedFacilities(then: FacilityRecordEntry[], current: FacilityRecordEntry[]): FacilityEntry[] {
+  const list: FacilityEntry[] = then.map((f) => {
+    const nowFacility = current.find((c) => c.facilityId === f.facilityId);
+    const instances = f.instances.map((i) => {
+      const nowInstance = nowFacility?.instances.find((c) => c.key === i.key);
+      return { key: i.key, instanceId: nowInstance?.instanceId ?? i.instanceId, details: i.details };
+    });
+    for (const c of nowFacility?.instances ?? [])
+      if (!instances.some((i) => i.key === c.key))
+        instances.push({ key: c.key, instanceId: c.instanceId, details: c.details });
+    return { facilityId: f.facilityId, isAvailable: f.isAvailable, instances };
+  });
+  for (const c of current)
+    if (!then.some((f) => f.facilityId === c.facilityId)) list.push({ ...draftOfRecord([c])[0]!, isAvailable: false });
+  return list;
+}
+
+/** Su's answer as History shows it. */
+export function answerOf(result: unknown): NonNullable<PropertyPush['answer']> {
+  const r = (result ?? {}) as { message?: unknown; ruid?: unknown; propertyId?: unknown };
+  return {
+    message: typeof r.message === 'string' ? r.message : 'Confirmed by Su',
+    ruid: typeof r.ruid === 'string' ? r.ruid : null,
+    propertyId: typeof r.propertyId === 'string' ? r.propertyId : null,
+  };
+}
+
+/** Instance ids Su returned for created instances, when it returns any: `[{facility_id, instance_id}]` in order. */
+export function returnedIds(result: unknown): { facilityId: string; instanceId: string }[] {
+  const data = (result as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((d) => {
+    const o = d as { facility_id?: unknown; instance_id?: unknown };
+    return o && o.facility_id != null && o.instance_id != null
+      ? [{ facilityId: String(o.facility_id), instanceId: String(o.instance_id) }]
+      : [];
+  });
+}
+
+/** The form to start from when Su never confirmed a record: what the app already knows of the property. */
+export function firstDetailsForm(setup: { name: string; roomIds: string[] } | null): DetailsForm {
+  const form = emptyDetailsForm();
+  if (setup) {
+    form.property_name = setup.name;
+    if (setup.roomIds.length) form.room_count = String(setup.roomIds.length);
+  }
+  return form;
 }
