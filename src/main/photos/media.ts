@@ -3,6 +3,17 @@ import { createReadStream, statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database';
 
+/** A caption as the file name of its media address (Su may show the URL's last part somewhere). */
+export const mediaName = (caption: string) =>
+  `${
+    caption
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .toLowerCase() || 'photo'
+  }.jpg`;
+
 /** How long a media address answers at most (Su fetches within minutes; a day covers an outage in between). */
 export const MEDIA_TTL_MS = 24 * 3600_000;
 
