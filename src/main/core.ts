@@ -165,11 +165,12 @@ export function createCore(deps: CoreDeps): Core {
     queueMicrotask(() => events.emit('notices.changed', { unseen: notices.unseen(), added: [] })),
   );
 
-  const mediaFiles = createPhotoFiles(deps.dataDir);
+  // Photos: files in the data folder, served to Su at unguessable addresses on the listener while it fetches them.
+  const photoFiles = createPhotoFiles(deps.dataDir);
   const media = createMediaLinks({
     database: db,
     now,
-    file: (photoId) => mediaFiles.paths(photoId).upload,
+    file: (photoId) => photoFiles.paths(photoId).upload,
     onFetched: (photoId) => {
       const hotel = db.db.prepare('SELECT hotel_id FROM photos WHERE id = ?').get(photoId) as
         { hotel_id: string } | undefined;
@@ -192,8 +193,6 @@ export function createCore(deps: CoreDeps): Core {
   });
   const pushFeature = pushHandlers({ push, events });
 
-  // Photos: files in the data folder, served to Su at unguessable addresses on the listener while it fetches them.
-  const photoFiles = mediaFiles;
   const photosChanged = (hotelId: string) => events.emit('photos.changed', { hotelId });
   const photos = createPhotosService({
     database: db,
