@@ -1,14 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  MAX_PHOTO_BYTES,
-  PHOTO_CHUNK_BYTES,
-  photoMarks,
-  photosMethods,
-  type Photo,
-  type PhotosView,
-  type PhotoUpload,
-} from '@shared/photos';
+import { MAX_PHOTO_BYTES, PHOTO_CHUNK_BYTES, photoMarks, photosMethods, type Photo } from '@shared/photos';
 import { fail, ok } from '@shared/result';
 import { usePhotoAddsStore } from '@renderer/features/property/photos/photoAddsStore';
 import { bytesToBase64, chunkRanges, refuseBeforeSending } from '@renderer/features/property/photos/photoFiles';
@@ -23,45 +15,7 @@ import {
 } from '@renderer/features/property/photos/photoWords';
 import { usePhotosStore } from '@renderer/features/property/photos/photosStore';
 import { installFakeApi, settle } from './fakeApi';
-
-const photo = (over: Partial<Photo> = {}): Photo => ({
-  id: 1,
-  hotelId: 'H1',
-  pmsImageId: 'ik-1',
-  caption: 'Sea view',
-  fileName: 'IMG_0001.jpg',
-  width: 1600,
-  height: 1000,
-  bytes: 300_000,
-  original: { format: 'jpeg', width: 4000, height: 2500, bytes: 3_000_000, hadLocation: false },
-  assignments: { property: true, rooms: [] },
-  addedAt: 1,
-  upload: null,
-  associations: [],
-  marks: [],
-  ...over,
-});
-
-const upload = (over: Partial<PhotoUpload> = {}): PhotoUpload => ({
-  state: 'queued',
-  outboxId: 7,
-  error: null,
-  queuedAt: 1,
-  suUrl: null,
-  fetchedAt: null,
-  problem: null,
-  ...over,
-});
-
-const view = (over: Partial<PhotosView> = {}): PhotosView => ({
-  hotelId: 'H1',
-  photos: [photo()],
-  checks: [],
-  reach: { baseUrl: 'http://127.0.0.1:5000/media', reason: null },
-  atSu: null,
-  atSuError: null,
-  ...over,
-});
+import { photo, upload, view } from './photoFixtures';
 
 /** A file whose bytes count 0, 1, 2 … 255, 0, 1 … so that every chunk's place can be checked. */
 function countingFile(size: number, name = 'IMG_0002.jpg', type = 'image/jpeg') {

@@ -2,13 +2,14 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Photo, PhotosView, PhotoUpload } from '@shared/photos';
+import type { PhotosView } from '@shared/photos';
 import type { PropertySetup } from '@shared/rateSetups';
 import { ok } from '@shared/result';
 import PhotosTab from '@renderer/features/property/photos/PhotosTab.vue';
 import { usePhotosStore } from '@renderer/features/property/photos/photosStore';
 import { usePropertyStore } from '@renderer/features/property/propertyStore';
 import { installFakeApi, settle } from './fakeApi';
+import { photo, upload, view } from './photoFixtures';
 
 const setup: PropertySetup = {
   hotelId: 'H1',
@@ -16,45 +17,6 @@ const setup: PropertySetup = {
   channels: ['19', '244'],
   rooms: [{ id: 'DBL', name: 'Double', inventory: 2, rates: [] }],
 };
-
-const photo = (over: Partial<Photo> = {}): Photo => ({
-  id: 1,
-  hotelId: 'H1',
-  pmsImageId: 'ik-1',
-  caption: 'Sea view',
-  fileName: 'IMG_0001.jpg',
-  width: 1600,
-  height: 1000,
-  bytes: 300_000,
-  original: { format: 'jpeg', width: 4000, height: 2500, bytes: 3_000_000, hadLocation: false },
-  assignments: { property: true, rooms: [] },
-  addedAt: 1,
-  upload: null,
-  associations: [],
-  marks: [],
-  ...over,
-});
-
-const upload = (over: Partial<PhotoUpload> = {}): PhotoUpload => ({
-  state: 'queued',
-  outboxId: 7,
-  error: null,
-  queuedAt: 1,
-  suUrl: null,
-  fetchedAt: null,
-  problem: null,
-  ...over,
-});
-
-const view = (over: Partial<PhotosView> = {}): PhotosView => ({
-  hotelId: 'H1',
-  photos: [photo()],
-  checks: [],
-  reach: { baseUrl: 'http://127.0.0.1:5000/media', reason: null },
-  atSu: null,
-  atSuError: null,
-  ...over,
-});
 
 let pinia: Pinia;
 beforeEach(() => {
