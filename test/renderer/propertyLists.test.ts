@@ -7,7 +7,7 @@ import {
   languageName,
   searchLanguages,
   withCurrent,
-} from '@renderer/features/property/details/intlLists';
+} from '@renderer/lib/intlLists';
 
 describe('the details form’s value lists come from Intl', () => {
   it('lists every country Intl names, by name, without the regions that are not countries', () => {

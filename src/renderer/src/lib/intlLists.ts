@@ -1,6 +1,6 @@
 /**
- * The value lists of the details form, from the browser's own `Intl` data (never a hand-written list): countries,
- * currencies and languages with their English names, and the half-hour times Booking.com takes.
+ * Value lists of the forms (property details, payments), from the browser's own `Intl` data (never a hand-written
+ * list): countries, currencies and languages with their English names, and the half-hour times Booking.com takes.
  */
 
 export interface Choice {
