@@ -74,9 +74,11 @@ export function createEmulatorControl(emulator: { controlUrl: string; controlTok
     /** One everyday guest message in a new conversation. */
     everydayMessage: () => call<PushOutcome>('POST', '/demo/guest-message'),
     pushes: () => call<PushOutcome[]>('GET', '/pushes'),
-    completeTransaction: (transactionId: string) =>
+    /** The guest pays (or, with `declined`, the card is refused) on the emulated payment page. */
+    completeTransaction: (transactionId: string, outcome: 'paid' | 'declined' = 'paid') =>
       call<{ transaction_id: string; status: string }>('POST', '/transactions/complete', {
         transaction_id: transactionId,
+        ...(outcome === 'declined' ? { outcome } : {}),
       }),
     /** Adds a notification to a channel-244 account, and/or makes the account fail (text) or recover (null). */
     notifications: (request: {

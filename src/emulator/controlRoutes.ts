@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { calendarDay, daysBetween, isIsoDate, isoDate } from './calendar';
 import { facilityKey } from './facilityRoutes';
-import { completeTransaction, transactionStatus } from './paymentRoutes';
+import { completeTransaction, declineTransaction, transactionStatus } from './paymentRoutes';
 import { registerPushRoutes } from './pushRoutes';
 import type { EmulatorState, StoredFacility } from './state';
 import { isObject } from './validate';
@@ -120,7 +120,9 @@ export function registerControlRoutes(control: FastifyInstance, state: EmulatorS
     const id = isObject(request.body) ? request.body.transaction_id : undefined;
     const t = typeof id === 'string' ? state.transactions.get(id) : undefined;
     if (!t) return reply.code(404).send({ error: `transaction_id: no transaction ${String(id)}` });
-    completeTransaction(state, t);
+    // `outcome: "declined"` makes the payment fail instead (the card was refused).
+    if (request.body && (request.body as Record<string, unknown>).outcome === 'declined') declineTransaction(state, t);
+    else completeTransaction(state, t);
     return { transaction_id: t.transaction_id, status: transactionStatus(state, t) };
   });
 

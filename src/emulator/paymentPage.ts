@@ -28,8 +28,12 @@ export function registerPaymentPage(app: FastifyInstance, state: EmulatorState):
   app.get('/get-cc', async (request, reply) => {
     const t = find(state, request);
     if (!t) return notFound(reply);
-    if (transactionStatus(state, t) === 'Success') {
+    const status = transactionStatus(state, t);
+    if (status === 'Success') {
       return reply.type('text/html').send(page('Payment received', '<p>This payment is complete.</p>'));
+    }
+    if (status === 'Failed') {
+      return reply.type('text/html').send(page('Payment declined', '<p>The card was declined.</p>'));
     }
     const what =
       t.kind === 'paycard'

@@ -11,7 +11,8 @@ import { EMAIL, INTERNATIONAL_PHONE, isHttpUrl, isObject, type Json } from './va
  * `paymentCompleteSeconds`.
  */
 
-const AMOUNT = /^\d+(\.\d{1,2})?$/;
+// The host's docs say only "amount (string)"; currencies have up to three minor digits (KWD, BHD).
+const AMOUNT = /^\d+(\.\d{1,3})?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** Collects "field : reason" problems for one request. */
@@ -36,13 +37,20 @@ class Problems {
   }
 }
 
-export const transactionStatus = (state: EmulatorState, t: Transaction): 'Success' | 'Pending' =>
-  t.completedAt !== null || state.now() >= t.createdAt + state.options.paymentCompleteSeconds * 1000
-    ? 'Success'
-    : 'Pending';
+export const transactionStatus = (state: EmulatorState, t: Transaction): 'Success' | 'Pending' | 'Failed' =>
+  t.failedAt !== null
+    ? 'Failed'
+    : t.completedAt !== null || state.now() >= t.createdAt + state.options.paymentCompleteSeconds * 1000
+      ? 'Success'
+      : 'Pending';
 
 export function completeTransaction(state: EmulatorState, t: Transaction): void {
   if (transactionStatus(state, t) === 'Pending') t.completedAt = state.now();
+}
+
+/** The card is declined: a pending transaction fails for good. */
+export function declineTransaction(state: EmulatorState, t: Transaction): void {
+  if (transactionStatus(state, t) === 'Pending') t.failedAt = state.now();
 }
 
 /** `{token_base_url}` as the caller reached it. */
@@ -195,6 +203,7 @@ function newTransaction(
     returnUrl: fields.returnUrl ?? null,
     createdAt: state.now(),
     completedAt: null,
+    failedAt: null,
     pgTransactionId: `pg_${randomBytes(10).toString('hex')}`,
   };
   state.transactions.set(t.transaction_id, t);

@@ -30,7 +30,9 @@ export async function seedPhotos(state: EmulatorState): Promise<void> {
   for (const property of state.properties.filter((p) => p.active)) {
     const held = state.images.get(property.hotelid) ?? [];
     for (const [i, s] of SCENES.entries()) {
-      const bytes = await sharp(Buffer.from(scene(property.name, s))).jpeg({ quality: 80 }).toBuffer();
+      const bytes = await sharp(Buffer.from(scene(property.name, s)))
+        .jpeg({ quality: 80 })
+        .toBuffer();
       const room = i === 1 ? property.rooms[0]?.roomid : undefined;
       held.push({
         imageid: state.nextId('image'),

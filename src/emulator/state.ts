@@ -47,6 +47,8 @@ export interface Transaction {
   createdAt: number;
   /** Set by the control call or the payment page; otherwise completion follows `paymentCompleteSeconds`. */
   completedAt: number | null;
+  /** Set when the control call declines the payment: the status is then `Failed` for good. */
+  failedAt: number | null;
   pgTransactionId: string;
 }
 

@@ -18,6 +18,8 @@ import { createReplyService } from './inbox/replyService';
 import { noticesHandlers, noticesNews, type NoticeNotifier } from './notices/handlers';
 import { createNoticesPoller, createNoticesService } from './notices/noticesService';
 import { outboxHandlers } from './outbox/handlers';
+import { paymentsHandlers, paymentsNews, type PaymentNotifier } from './payments/handlers';
+import { createPaymentsPoller, createPaymentsService } from './payments/paymentsService';
 import { createOutbox } from './outbox/outbox';
 import { REPLY_KINDS, replySenders } from './inbox/replySenders';
 import { photosHandlers } from './photos/handlers';
@@ -48,7 +50,7 @@ export interface CoreDeps {
   forceDemo: boolean;
   /** INNKEEPER_PUSH_* values. */
   pushEnv?: PushEnvironment;
-  notifier?: Notifier & Partial<NoticeNotifier>;
+  notifier?: Notifier & Partial<NoticeNotifier> & Partial<PaymentNotifier>;
   /** Opens tunnels for the push listener (ngrok unless a test supplies a loopback forwarder). */
   tunnelProvider?: TunnelProvider;
   now?: () => number;
@@ -159,11 +161,36 @@ export function createCore(deps: CoreDeps): Core {
     }),
   });
   const noticesPoller = createNoticesPoller(notices);
-  // Notices are kept per provider: another provider in use is another count on the badge.
+  // Notices and payments are kept per provider: another provider in use is another badge count and another ledger.
   events.on('connection.changed', () =>
     // After the change itself has reached every listener.
-    queueMicrotask(() => events.emit('notices.changed', { unseen: notices.unseen(), added: [] })),
+    queueMicrotask(() => {
+      events.emit('notices.changed', { unseen: notices.unseen(), added: [] });
+      events.emit('payments.changed', { paid: [] });
+    }),
   );
+
+  // Payments: accounts and the ledger per provider; links followed in the background until paid or failed.
+  const payments = createPaymentsService({
+    database: db,
+    now,
+    provider: () => connection.active(),
+    host: () => connection.provider().payments,
+    properties: () => rates.properties().map((p) => ({ hotelId: p.hotelId, name: p.name })),
+    hostReady: () => {
+      const profile = profiles.resolve(connection.active());
+      const ready = Boolean(profile.paymentApiName && profile.secrets.paymentApiKey);
+      return {
+        ready,
+        message: ready ? null : 'Enter the payment host’s API name and key on the Connection screen to make links.',
+      };
+    },
+    changed: paymentsNews({
+      events,
+      notifier: deps.notifier?.paymentReceived ? (deps.notifier as PaymentNotifier) : undefined,
+    }),
+  });
+  const paymentsPoller = createPaymentsPoller(payments);
 
   // Photos: files in the data folder, served to Su at unguessable addresses on the listener while it fetches them.
   const photoFiles = createPhotoFiles(deps.dataDir);
@@ -244,7 +271,13 @@ export function createCore(deps: CoreDeps): Core {
     ...propertyFeature.handlers,
     ...photosHandlers({ photos, files: photoFiles, outboxChanged: outboxFeature.changed, thumbnailOf: smallJpeg }),
     ...noticesHandlers({ notices: () => notices }),
-    ...demoHandlers({ demo: deps.demo, events, checkNotices: (hotelId) => notices.checkNow(hotelId) }),
+    ...paymentsHandlers({ payments }),
+    ...demoHandlers({
+      demo: deps.demo,
+      events,
+      checkNotices: (hotelId) => notices.checkNow(hotelId),
+      checkPayment: (transactionId) => payments.checkTransaction(transactionId),
+    }),
   } satisfies Handlers;
 
   return {
@@ -259,10 +292,12 @@ export function createCore(deps: CoreDeps): Core {
       outbox.start();
       await push.start();
       noticesPoller.start();
+      paymentsPoller.start();
     },
     close: async () => {
       await push.stop();
       await noticesPoller.stop();
+      await paymentsPoller.stop();
       clearInterval(photoChecks);
       await outbox.stop();
       db.close();

@@ -4,6 +4,7 @@ import { demoMethods, type DemoEvents, type DemoResults } from './demo';
 import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
 import { noticesMethods, type NoticesEvents, type NoticesResults } from './notices';
 import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
+import { paymentsMethods, type PaymentsEvents, type PaymentsResults } from './payments';
 import { photosMethods, type PhotosEvents, type PhotosResults } from './photos';
 import { propertyMethods, type PropertyEvents, type PropertyResults } from './property';
 import { pushMethods, type PushEvents, type PushResults } from './push';
@@ -42,6 +43,7 @@ export const contractArgs = {
   ...propertyMethods,
   ...photosMethods,
   ...noticesMethods,
+  ...paymentsMethods,
   ...demoMethods,
 } as const;
 
@@ -57,6 +59,7 @@ export interface ContractResults
     PropertyResults,
     PhotosResults,
     NoticesResults,
+    PaymentsResults,
     DemoResults {
   'app.info': AppInfo;
 }
@@ -86,6 +89,7 @@ export interface ContractEvents
     PropertyEvents,
     PhotosEvents,
     NoticesEvents,
+    PaymentsEvents,
     DemoEvents {}
 export type EventName = keyof ContractEvents;
 export const EVENT_NAMES: EventName[] = [
@@ -98,6 +102,7 @@ export const EVENT_NAMES: EventName[] = [
   'property.changed',
   'photos.changed',
   'notices.changed',
+  'payments.changed',
   'demo.changed',
 ];
 

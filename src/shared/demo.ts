@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGING_CHANNELS } from './channels';
-import { hotelIdSchema } from './su/common';
+import { hotelIdSchema, idSchema } from './su/common';
 import { noArgs } from './validation';
 
 // The built-in demo provider: a Su emulator inside Innkeeper, so that every screen can be tried with no account.
@@ -48,8 +48,10 @@ export const demoDeliverySchema = z.discriminatedUnion(
     z.object({ kind: z.literal('legacy-review'), hotelId: hotelIdSchema(20) }).strict(),
     /** A new Airbnb notice on the property's Airbnb account; the app checks for notices at once. */
     z.object({ kind: z.literal('notice'), hotelId: hotelIdSchema(20) }).strict(),
+    /** The guest pays a payment link (its transaction completes on the demo host); the app checks it at once. */
+    z.object({ kind: z.literal('payment'), transactionId: idSchema('The transaction id', 100) }).strict(),
   ],
-  { message: 'Choose what to deliver: a message, a review, an Airbnb review or an Airbnb notice.' },
+  { message: 'Choose what to deliver: a message, a review, an Airbnb review, an Airbnb notice or a payment.' },
 );
 export type DemoDelivery = z.input<typeof demoDeliverySchema>;
 

@@ -1,3 +1,5 @@
+import { PAYMENTS_MIGRATION } from '../payments/migration';
+
 /** One schema step. Versions are consecutive; a released migration is never edited, only followed. */
 export interface Migration {
   version: number;
@@ -420,4 +422,5 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  PAYMENTS_MIGRATION,
 ];

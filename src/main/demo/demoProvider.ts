@@ -3,13 +3,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { channelName } from '../../shared/channels';
 import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '../../shared/demo';
+import type { PartnerEntry } from '../../shared/payments';
 import type { PropertySetupInput } from '../../shared/rateSetups';
 import { AppFailure, ErrorCode, errorText } from '../../shared/result';
 import { createEmulatorControl } from '../../emulator/controlClient';
 import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
 import { PROPERTY_FIELD } from '../../emulator/pushBodies';
 import type { PushOutcome } from '../../emulator/pushDelivery';
-import { seedProperties } from '../../emulator/seed';
+import { seedPartners, seedProperties } from '../../emulator/seed';
 import type { SettingsStore } from '../config/settingsStore';
 import type { DemoUrls } from '../connection/profiles';
 import { demoPropertyContent } from './demoProperty';
@@ -165,6 +166,17 @@ export function createDemoProvider(options: DemoProviderOptions) {
     return { acknowledged: true, summary: `An Airbnb notice for ${property.name}: “${sample.title}”.` };
   };
 
+  /** The guest pays on the demo host's payment page (the app then asks the host, as it would for a real one). */
+  const payTransaction = async (transactionId: string): Promise<DemoDeliveryResult> => {
+    const t = emulator?.state.transactions.get(transactionId);
+    if (!t) return { acknowledged: false, summary: `The demo payment host has no transaction ${transactionId}.` };
+    const { status } = await control().completeTransaction(transactionId);
+    const what = t.kind === 'paycard' ? `${t.amount} ${t.currency} (order ${t.order_id ?? ''})` : 'the card details';
+    return status === 'Success'
+      ? { acknowledged: true, summary: `The guest paid ${what}.` }
+      : { acknowledged: false, summary: `This payment cannot be paid any more: it is ${status.toLowerCase()}.` };
+  };
+
   /** Writes (or, once stopped, removes) the developers' file; a failure is logged, never in the demo's way. */
   const writeInfo = () => {
     try {
@@ -218,7 +230,8 @@ export function createDemoProvider(options: DemoProviderOptions) {
       revoked = false;
       if (emulator) return connect();
       try {
-        emulator = await startEmulator({ seedPhotos: true });
+        // A demo payment completes by itself after three minutes (or at once from the demo controls or its pay page).
+        emulator = await startEmulator({ seedPhotos: true, paymentCompleteSeconds: 180 });
         startError = null;
       } catch (error) {
         startError = `The demo provider could not start: ${errorText(error)}`;
@@ -248,6 +261,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
 
     /** Delivers a message or a review through the listener; answers once the listener acknowledged it. */
     async deliver(delivery: DemoDelivery): Promise<DemoDeliveryResult> {
+      if (delivery.kind === 'payment') return payTransaction(delivery.transactionId);
       if (!listenerUrl) {
         throw new AppFailure({
           code: ErrorCode.NotConfigured,
@@ -278,6 +292,22 @@ export function createDemoProvider(options: DemoProviderOptions) {
 
     /** The demo's property records, Booking.com ids and facilities, as the owner would enter them. */
     propertyContent: () => demoPropertyContent(properties),
+
+    /** The demo host's payment accounts of the demo properties, as an owner would enter them by partner id. */
+    paymentAccounts: (): PartnerEntry[] =>
+      seedPartners().flatMap((partner) => {
+        const property = properties.find((p) => p.name === partner.partner_name);
+        return property && partner.status.toLowerCase() === 'active'
+          ? [
+              {
+                hotelId: property.hotelid,
+                partner_id: partner.partner_id,
+                currency_code: partner.currency_code,
+                partner_name: partner.partner_name,
+              },
+            ]
+          : [];
+      }),
 
     /** The demo's rooms and rate plans, as the owner would enter them on the Rates screen. */
     rateSetups: (): PropertySetupInput[] =>

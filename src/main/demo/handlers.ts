@@ -12,6 +12,8 @@ export function demoHandlers(deps: {
   events: EventBus;
   /** Checks a property's Airbnb notices at once (a notice added on the demo shows without waiting for the poll). */
   checkNotices: (hotelId: string) => Promise<unknown>;
+  /** Asks the host about a payment at once (a demo payment shows as paid without waiting for the next check). */
+  checkPayment: (transactionId: string) => Promise<unknown>;
 }): HandlerSlice<'demo'> {
   const { demo, events } = deps;
   demo?.onChange((status) => events.emit('demo.changed', status));
@@ -28,6 +30,7 @@ export function demoHandlers(deps: {
     'demo.deliver': async (args) => {
       const result = await provider().deliver(args);
       if (args.kind === 'notice' && result.acknowledged) await deps.checkNotices(args.hotelId);
+      if (args.kind === 'payment' && result.acknowledged) await deps.checkPayment(args.transactionId);
       return result;
     },
     'demo.setLiveMessages': (args) => provider().setLiveMessages(args.enabled),

@@ -32,6 +32,14 @@ export async function startCoreWithDemo(
   const rates = createDemoRates(core.dispatcher, deps.settings, demo.rateSetups);
   const property = createDemoProperty(core.dispatcher, deps.settings, demo.propertyContent);
   const log = (error: unknown) => console.error(`demo: ${errorText(error)}`);
+  /** The demo properties' payment accounts, entered by partner id as an owner would (kept if the owner changed them). */
+  const enterPaymentAccounts = async () => {
+    const call = contractCaller(core.dispatcher);
+    const { partners } = await call('payments.list', {});
+    for (const account of demo.paymentAccounts()) {
+      if (!partners.some((p) => p.hotelId === account.hotelId)) await call('payments.enterPartner', account);
+    }
+  };
 
   /** On an empty inbox the demo delivers its sample set, the same path a real push takes. */
   const sampleIfEmpty = async () => {
@@ -45,6 +53,7 @@ export async function startCoreWithDemo(
     await demo.start();
     await rates.enter().catch(log);
     await property.enter().catch(log);
+    await enterPaymentAccounts().catch(log);
   };
   const leave = async () => {
     await demo.stop();

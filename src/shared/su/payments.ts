@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  amountSchema,
-  currencySchema,
-  emailSchema,
-  httpsUrlSchema,
-  idSchema,
-  internationalPhoneSchema,
-  textSchema,
-} from './common';
+import { currencySchema, emailSchema, httpsUrlSchema, idSchema, internationalPhoneSchema, textSchema } from './common';
 
 /** Create a partner account on the payment host (endpoint 14); every field required. */
 export const partnerSchema = z
@@ -23,11 +15,21 @@ export const partnerSchema = z
   .strict();
 export type Partner = z.input<typeof partnerSchema>;
 
+/**
+ * The amount of a payment link: a decimal string with at most three decimals (currencies such as KWD have three);
+ * the app checks the currency's own number before this.
+ */
+const paymentAmountSchema = z
+  .string({ message: 'An amount is required.' })
+  .trim()
+  .regex(/^\d{1,12}(\.\d{1,3})?$/, 'Write the amount as digits with a decimal point, such as 120.50.')
+  .refine((v) => /[1-9]/.test(v), 'The amount must be more than 0.');
+
 /** A card payment link (endpoint 16). `customer_email` at most 50 characters, phone in international form. */
 export const paymentLinkSchema = z
   .object({
     partner_id: idSchema('The partner id'),
-    amount: amountSchema,
+    amount: paymentAmountSchema,
     currency_code: currencySchema,
     order_id: idSchema('The order id', 100),
     customer_email: emailSchema(50).optional(),

@@ -69,6 +69,14 @@ async function start(): Promise<void> {
           body: n.subtitle,
           onClick: () => showWindow(`#/property/${encodeURIComponent(n.hotelId)}/notices`),
         }),
+      paymentReceived: (link) =>
+        showNativeNotification({
+          title: link.kind === 'card' ? 'Payment received' : 'Card details received',
+          body: [link.amount && link.currency ? `${link.amount} ${link.currency}` : null, link.forWhom, link.orderId]
+            .filter(Boolean)
+            .join(' · '),
+          onClick: () => showWindow(`#/payments/${link.id}`),
+        }),
       unreadCount: (n) => tray?.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
     },
   });

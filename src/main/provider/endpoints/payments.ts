@@ -26,6 +26,14 @@ const url = (body: unknown): string | null => {
   return typeof u === 'string' && u ? u : null;
 };
 
+/** A link answer: `URL`, and the transaction id where the provider gives one (not documented; the emulator does). */
+function linkAnswer(body: unknown): { url: string; transactionId: string | null } | null {
+  const link = isSuccess(body) ? url(body) : null;
+  if (!link) return null;
+  const id = pick(body, 'transaction_id', 'TransactionId', 'transactionId');
+  return { url: link, transactionId: id == null || id === '' ? null : String(id) };
+}
+
 /** Endpoint 14: create a partner account (e-mail unique per partner). */
 export function createPartner(ctx: ProviderContext, input: Partner): Promise<{ created: true }> {
   return callEndpoint(
@@ -58,19 +66,17 @@ export function createPaymentLink(
       path: '/service/api/paycard',
       auth: 'payment',
       schema: paymentLinkSchema,
-      parse: (body) => {
-        const link = isSuccess(body) ? url(body) : null;
-        if (!link) return null;
-        const id = pick(body, 'transaction_id', 'TransactionId', 'transactionId');
-        return { url: link, transactionId: id == null ? null : String(id) };
-      },
+      parse: linkAnswer,
     },
     input,
   );
 }
 
-/** Endpoint 17: a widget payment link. */
-export function createWidgetLink(ctx: ProviderContext, input: WidgetLink): Promise<{ url: string }> {
+/** Endpoint 17: a widget payment link (with a transaction id where the provider gives one). */
+export function createWidgetLink(
+  ctx: ProviderContext,
+  input: WidgetLink,
+): Promise<{ url: string; transactionId: string | null }> {
   return callEndpoint(
     ctx,
     {
@@ -79,10 +85,7 @@ export function createWidgetLink(ctx: ProviderContext, input: WidgetLink): Promi
       path: '/service/api/generateLink',
       auth: 'payment',
       schema: widgetLinkSchema,
-      parse: (body) => {
-        const link = isSuccess(body) ? url(body) : null;
-        return link ? { url: link } : null;
-      },
+      parse: linkAnswer,
     },
     input,
   );
