@@ -50,3 +50,13 @@ describe('the host’s status words', () => {
     expect(statusFromHost('Authorised', false)).toBe('unknown');
   });
 });
+
+describe('link addresses handed out', () => {
+  it('only https, or http on this computer (the demo)', async () => {
+    const { safeLinkUrl } = await import('../../src/main/payments/paymentsService');
+    expect(safeLinkUrl('https://token.suissu.com/get-cc?userId=ab12')).toBe(true);
+    expect(safeLinkUrl('http://127.0.0.1:4100/token/get-cc?userId=ab12')).toBe(true);
+    for (const bad of ['http://token.suissu.com/get-cc', 'javascript:alert(1)', 'data:text/html,hi', 'not a url'])
+      expect(safeLinkUrl(bad), bad).toBe(false);
+  });
+});

@@ -16,6 +16,7 @@ import type {
   widgetLinkInputSchema,
 } from '../../shared/payments';
 import { AppFailure, ErrorCode, errorText, type AppError } from '../../shared/result';
+import { isLoopbackHttp } from '../../shared/su/common';
 import type { Database } from '../db/database';
 import type { ProviderClient } from '../provider/client';
 import { isFinal, nextCheckAt, statusFromHost } from './checks';
@@ -52,6 +53,19 @@ const notFound = () =>
   new AppFailure({ code: 'not_found', message: 'This payment link is no longer in the ledger.', retryable: false });
 const asError = (error: unknown): AppError =>
   error instanceof AppFailure ? error.error : { code: ErrorCode.Internal, message: errorText(error), retryable: true };
+
+/**
+ * A link address the app will hand out: https, or http on this computer (the built-in demo). Anything else (a
+ * `javascript:` address, plain http on the internet) is never shown as a link to pay on.
+ */
+export function safeLinkUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || isLoopbackHttp(url);
+  } catch {
+    return false;
+  }
+}
 
 /** What was typed, as text (drafts keep it as the owner wrote it). */
 function typedOf(input: Record<string, unknown>, skip: string[]): TypedLink {
@@ -158,6 +172,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
     creating.add(id);
     try {
       const made = await ask();
+      if (!safeLinkUrl(made.url)) {
+        throw new AppFailure({
+          code: ErrorCode.Provider,
+          message: `The payment host made the link but answered an address that is not https (${made.url.slice(0, 80)}); it is not handed out. Ask the payment host, and use a new order id.`,
+          retryable: false,
+          // The host did make it: its order id counts as used.
+          outcomeUnknown: true,
+        });
+      }
       const at = now();
       store.updateLink(id, {
         status: 'requested',
