@@ -11,8 +11,8 @@ import { EMAIL, INTERNATIONAL_PHONE, isHttpUrl, isObject, type Json } from './va
  * `paymentCompleteSeconds`.
  */
 
-// The host's docs say only "amount (string)"; currencies have up to three minor digits (KWD, BHD).
-const AMOUNT = /^\d+(\.\d{1,3})?$/;
+// The host's docs say only "amount (string)"; ISO 4217 currencies have up to four minor digits (KWD 3, CLF 4).
+const AMOUNT = /^\d+(\.\d{1,4})?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** Collects "field : reason" problems for one request. */

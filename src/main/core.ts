@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind } from '../shared/contract';
+import type { Environment } from '../shared/environments';
 import { localToday } from '../shared/dates';
 import type { SecretStore } from './config/secretStore';
 import type { SettingsStore } from './config/settingsStore';
@@ -175,7 +176,7 @@ export function createCore(deps: CoreDeps): Core {
     database: db,
     now,
     provider: () => connection.active(),
-    host: () => connection.provider().payments,
+    host: (provider) => connection.provider(provider as Environment).payments,
     properties: () => rates.properties().map((p) => ({ hotelId: p.hotelId, name: p.name })),
     hostReady: () => {
       const profile = profiles.resolve(connection.active());

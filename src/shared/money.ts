@@ -2,14 +2,41 @@
 // minor units, kept as whole minor units (integers). Never a binary float: "45.50" is 4550 cents, computed from
 // the digits, and nothing is ever rounded: an amount with more decimals than the currency has is refused.
 
-/** Digits after the decimal point in the currency (EUR 2, JPY 0, KWD 3), from `Intl`; 2 when unknown. */
+/**
+ * ISO 4217 minor units where they are not 2. A fixed table, not `Intl`: ICU gives some currencies the digits of
+ * their cash (HUF, IDR 0) where ISO 4217 — what payment gateways use — has 2, and the core and the renderer must
+ * never disagree, whatever ICU each one ships.
+ */
+const MINOR_UNITS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(
+    [
+      'BIF',
+      'CLP',
+      'DJF',
+      'GNF',
+      'ISK',
+      'JPY',
+      'KMF',
+      'KRW',
+      'PYG',
+      'RWF',
+      'UGX',
+      'UYI',
+      'VND',
+      'VUV',
+      'XAF',
+      'XOF',
+      'XPF',
+    ].map((c) => [c, 0]),
+  ),
+  ...Object.fromEntries(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3])),
+  CLF: 4,
+  UYW: 4,
+};
+
+/** Digits after the decimal point in the currency (EUR 2, JPY 0, KWD 3), by ISO 4217. */
 export function minorDigits(currency: string): number {
-  try {
-    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-    return typeof digits === 'number' ? digits : 2;
-  } catch {
-    return 2;
-  }
+  return MINOR_UNITS[currency.toUpperCase()] ?? 2;
 }
 
 /** Every ISO 4217 code `Intl` knows (what the currency pickers offer and the schemas accept). */
@@ -50,9 +77,11 @@ export function parseAmount(typed: string, currency: string): ParsedAmount {
   return { ok: true, minor, text: formatMinor(minor, currency) };
 }
 
-/** Whole minor units back to the decimal text the host takes: 4550 EUR → "45.50", 4500 JPY → "4500". */
-export function formatMinor(minor: number, currency: string): string {
-  const digits = minorDigits(currency);
+/**
+ * Whole minor units back to the decimal text the host takes: 4550 EUR → "45.50", 4500 JPY → "4500". `digits`
+ * overrides the table (a stored amount is read with the digits it was stored with).
+ */
+export function formatMinor(minor: number, currency: string, digits = minorDigits(currency)): string {
   const raw = String(Math.trunc(Math.abs(minor))).padStart(digits + 1, '0');
   return digits === 0 ? raw : `${raw.slice(0, -digits)}.${raw.slice(-digits)}`;
 }
@@ -61,10 +90,15 @@ export function formatMinor(minor: number, currency: string): string {
  * For people: "€45.50", "¥4,500". The canonical decimal text is formatted as a string (Intl reads it as an exact
  * decimal), so no float ever carries the amount.
  */
-export function displayMoney(minor: number, currency: string, locale?: string): string {
-  const text = formatMinor(minor, currency);
+export function displayMoney(minor: number, currency: string, locale?: string, digits = minorDigits(currency)): string {
+  const text = formatMinor(minor, currency, digits);
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(text as unknown as number);
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(text as unknown as number);
   } catch {
     return `${text} ${currency}`;
   }

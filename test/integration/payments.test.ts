@@ -60,8 +60,10 @@ describe('partner accounts', () => {
     else throw new Error('a 2-digit Danish number was accepted');
     const noPlus = await dispatch('payments.savePartner', { ...partner, contact_number: '20 12 34 56' });
     if (!noPlus.ok) expect(noPlus.error.fields?.contact_number).toMatch(/Start with \+/);
+    else throw new Error('a number without a country code was accepted');
     const currency = await dispatch('payments.savePartner', { ...partner, currency_code: 'EUX' });
     if (!currency.ok) expect(currency.error.fields?.currency_code).toMatch(/currency/);
+    else throw new Error('an unknown currency was accepted');
     // Nothing reached the host for any of those.
     expect(await sentTo('/service/api/partner')).toHaveLength(0);
 

@@ -22,6 +22,29 @@ let host: () => ReturnType<typeof createProviderClient>['payments'];
 let paid: PaymentLinkEntry[][];
 let service: PaymentsService;
 let cutter: Server | null = null;
+let active: string;
+
+/** The emulator's payment host, held at a gate: each call waits until the test opens it. */
+function gatedHost() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const real = su.client.payments;
+  const held =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      await gate;
+      return call(...args);
+    };
+  return {
+    open,
+    host: {
+      createPartner: held(real.createPartner),
+      createPaymentLink: held(real.createPaymentLink),
+      createWidgetLink: held(real.createWidgetLink),
+      transactionStatus: held(real.transactionStatus),
+    },
+  };
+}
 
 /** A payment-host client on an address: nothing listening (refused), or a server that hangs up (no answer). */
 const clientAt = (tokenBaseUrl: string) =>
@@ -49,10 +72,11 @@ beforeEach(async () => {
   clock = Date.parse('2026-11-23T10:00:00Z');
   host = () => su.client.payments;
   paid = [];
+  active = 'sandbox';
   service = createPaymentsService({
     database,
     now: () => clock,
-    provider: () => 'sandbox',
+    provider: () => active,
     host: () => host(),
     properties: () => [{ hotelId: 'H1', name: 'Harbour View' }],
     hostReady: () => ({ ready: true, message: null }),
@@ -134,7 +158,8 @@ describe('when the host cannot be reached', () => {
       forWhom: 'Anna',
       customer_email: 'anna@example.com',
     });
-    expect((await su.requestsTo('/service/api/paycard')).length).toBe(0);
+    // It was never sent, so nothing holds its order id: another link may use it.
+    expect(offline.link.outcomeUnknown).toBe(false);
 
     host = () => su.client.payments;
     const back = await link({
@@ -172,5 +197,79 @@ describe('when the host cannot be reached', () => {
     // And the app's own check counts it as used for any other link.
     const other = await link({ order_id: 'CUT-1' });
     expect(other.error?.fields?.order_id).toMatch(/already used by the link of/);
+  });
+});
+
+describe('at the same time', () => {
+  it('a draft being created cannot be created again, saved over or deleted; the host is asked once', async () => {
+    const gated = gatedHost();
+    host = () => gated.host;
+    const draft = service.saveDraft({ kind: 'card', hotelId: 'H1', typed: { amount: '10', currency_code: 'EUR' } });
+    const first = link({ amount: '10.00', order_id: 'O2', draftId: draft.id });
+    // While the request is out, the draft says it may have reached the host (a crash now keeps that).
+    expect(service.list().links[0]).toMatchObject({ status: 'draft', outcomeUnknown: true });
+    await expect(link({ amount: '999', order_id: 'O3', draftId: draft.id })).rejects.toThrow(/being created/);
+    expect(() => service.saveDraft({ id: draft.id, kind: 'card', hotelId: 'H1', typed: { order_id: 'ZZ' } })).toThrow(
+      /being created/,
+    );
+    expect(() => service.deleteDraft(draft.id)).toThrow(/being created/);
+    // A new link with the same order id: it may be in use already, so it is refused here.
+    const same = await link({ amount: '20', order_id: 'O2' });
+    expect(same.error?.fields?.order_id).toMatch(/already used/);
+    gated.open();
+    const made = await first;
+    expect(made.link).toMatchObject({
+      id: draft.id,
+      status: 'requested',
+      amount: '10.00',
+      orderId: 'O2',
+      outcomeUnknown: false,
+    });
+    expect((await su.requestsTo('/service/api/paycard')).map((r) => (r.body as { order_id: string }).order_id)).toEqual(
+      ['O2'],
+    );
+  });
+
+  it('a link made while the owner switches provider stays with the provider it was made on', async () => {
+    const gated = gatedHost();
+    host = () => gated.host;
+    const pending = link({ order_id: 'SW-1' });
+    active = 'demo';
+    gated.open();
+    const made = await pending;
+    expect(made.error).toBeNull();
+    expect(made.link.status).toBe('requested');
+    expect(service.list().links).toEqual([]);
+    active = 'sandbox';
+    expect(service.list().links.map((l) => [l.orderId, l.status])).toEqual([['SW-1', 'requested']]);
+  });
+
+  it('paid is final: a later answer about another transaction id does not take it back', async () => {
+    const { link: made } = await link({ order_id: 'P-1' });
+    await su.control.completeTransaction(made.transactionId!);
+    expect((await service.checkNow(made.id)).status).toBe('paid');
+    const after = await service.setTransaction(made.id, 'TXN-WRONG');
+    expect(after).toMatchObject({ status: 'paid', paidAmount: '45.50' });
+    expect(after.checkError?.message).toMatch(/invalid/);
+    expect(paid.flat()).toHaveLength(1);
+  });
+
+  it('a transaction id entered while a check of the old one is out: the old answer is not filed, the new id is asked', async () => {
+    const { link: made } = await link({ order_id: 'T-1' });
+    const other = await link({ order_id: 'T-2' });
+    await su.control.completeTransaction(other.link.transactionId!);
+    const gated = gatedHost();
+    host = () => gated.host;
+    const oldCheck = service.checkNow(made.id);
+    const entering = service.setTransaction(made.id, other.link.transactionId!);
+    host = () => su.client.payments;
+    gated.open();
+    await oldCheck;
+    const entered = await entering;
+    expect(entered).toMatchObject({
+      transactionId: other.link.transactionId,
+      transactionSource: 'owner',
+      status: 'paid',
+    });
   });
 });

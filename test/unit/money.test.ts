@@ -23,7 +23,7 @@ describe('money as whole minor units', () => {
       '7',
       '0.001',
     ]);
-    expect([minorDigits('EUR'), minorDigits('JPY'), minorDigits('KWD'), minorDigits('nope')]).toEqual([2, 0, 3, 2]);
+    expect(['EUR', 'JPY', 'KWD', 'HUF', 'IQD', 'CLF', 'nope'].map(minorDigits)).toEqual([2, 0, 3, 2, 3, 4, 2]);
     expect(displayMoney(4550, 'EUR', 'en-GB')).toBe('€45.50');
     expect(displayMoney(4550, 'EUR', 'de-DE').replace(/\s/g, ' ')).toBe('45,50 €');
     // Beyond a float's exact digits, the text is still exact.

@@ -30,6 +30,7 @@ export const PAYMENTS_MIGRATION: Migration = {
       hotel_id            TEXT    NOT NULL,
       partner_id          TEXT,
       amount_minor        INTEGER,
+      minor_digits        INTEGER,
       currency            TEXT,
       order_id            TEXT,
       booking_id          TEXT,
@@ -61,6 +62,9 @@ export const PAYMENTS_MIGRATION: Migration = {
     );
     CREATE INDEX payment_links_by_provider ON payment_links (provider, id DESC);
     CREATE INDEX payment_links_due ON payment_links (provider, next_check_at) WHERE next_check_at IS NOT NULL;
+    -- An order id is used once per account: by a link the host made, or by a request that may have reached it.
+    CREATE UNIQUE INDEX payment_links_order_once ON payment_links (provider, partner_id, order_id)
+      WHERE status != 'draft' OR outcome_unknown = 1;
     CREATE INDEX payment_links_by_thread ON payment_links (thread_id) WHERE thread_id IS NOT NULL;
   `,
 };

@@ -28,6 +28,8 @@ export interface LinkRow {
   hotel_id: string;
   partner_id: string | null;
   amount_minor: number | null;
+  /** The currency's minor digits when the amount was stored (read back with those, whatever the table says later). */
+  minor_digits: number | null;
   currency: string | null;
   order_id: string | null;
   booking_id: string | null;
@@ -86,7 +88,8 @@ export const toLink = (r: LinkRow): PaymentLinkEntry => ({
   kind: r.kind,
   hotelId: r.hotel_id,
   partnerId: r.partner_id,
-  amount: r.amount_minor !== null && r.currency ? formatMinor(r.amount_minor, r.currency) : null,
+  amount:
+    r.amount_minor !== null && r.currency ? formatMinor(r.amount_minor, r.currency, r.minor_digits ?? undefined) : null,
   amountMinor: r.amount_minor,
   currency: r.currency,
   orderId: r.order_id,
@@ -119,6 +122,50 @@ export const toLink = (r: LinkRow): PaymentLinkEntry => ({
 
 /** The link columns a service writes (everything but the id, provider and creation time). */
 export type LinkColumns = Partial<Omit<LinkRow, 'id' | 'provider' | 'created_at'>>;
+
+/** The link columns a service may write; any other key is refused (column names are put in the SQL text). */
+const WRITABLE = new Set<string>([
+  'kind',
+  'hotel_id',
+  'partner_id',
+  'amount_minor',
+  'minor_digits',
+  'currency',
+  'order_id',
+  'booking_id',
+  'is_button',
+  'customer_email',
+  'contact_number',
+  'return_url',
+  'for_whom',
+  'purpose',
+  'thread_id',
+  'url',
+  'transaction_id',
+  'transaction_source',
+  'status',
+  'host_status',
+  'gateway_txn_id',
+  'paid_amount',
+  'paid_currency',
+  'requested_at',
+  'settled_at',
+  'last_checked_at',
+  'next_check_at',
+  'check_attempts',
+  'check_error',
+  'typed',
+  'error',
+  'outcome_unknown',
+]);
+function columnNames(columns: object): string[] {
+  const names = Object.keys(columns).filter((n) => (columns as Record<string, unknown>)[n] !== undefined);
+  const unknown = names.find((n) => !WRITABLE.has(n));
+  if (unknown) throw new Error(`payment_links has no writable column ${unknown}`);
+  return names;
+}
+const pick = (columns: object, names: string[]) =>
+  Object.fromEntries(names.map((n) => [n, (columns as Record<string, unknown>)[n]])) as Record<string, never>;
 
 /** SQL for the payments tables, on one connection. */
 export function paymentsStore(db: DatabaseSync) {
@@ -157,22 +204,35 @@ export function paymentsStore(db: DatabaseSync) {
     link: (provider: string, id: number) =>
       db.prepare('SELECT * FROM payment_links WHERE provider = ? AND id = ?').get(provider, id) as LinkRow | undefined,
     insertLink(provider: string, createdAt: number, columns: LinkColumns & Pick<LinkRow, 'kind' | 'hotel_id'>): number {
-      const names = Object.keys(columns);
+      const names = columnNames(columns);
       const result = db
         .prepare(
           `INSERT INTO payment_links (provider, created_at, status, ${names.join(', ')})
            VALUES (:provider, :created_at, 'draft', ${names.map((n) => `:${n}`).join(', ')})`,
         )
-        .run({ provider, created_at: createdAt, ...(columns as unknown as Record<string, never>) });
+        .run({ ...pick(columns, names), provider, created_at: createdAt });
       return Number(result.lastInsertRowid);
     },
-    updateLink(id: number, columns: LinkColumns): void {
-      const names = Object.keys(columns);
-      if (!names.length) return;
-      db.prepare(`UPDATE payment_links SET ${names.map((n) => `${n} = :${n}`).join(', ')} WHERE id = :id`).run({
-        id,
-        ...(columns as unknown as Record<string, never>),
-      });
+    /**
+     * Writes columns of one of the provider's links; with `transactionId`, only while the link still has that
+     * transaction (an answer about an id the owner has since replaced is not filed). Answers whether it wrote.
+     */
+    updateLink(provider: string, id: number, columns: LinkColumns, transactionId?: string): boolean {
+      const names = columnNames(columns);
+      if (!names.length) return false;
+      const guard = transactionId === undefined ? '' : ' AND transaction_id = :guard_transaction';
+      const result = db
+        .prepare(
+          `UPDATE payment_links SET ${names.map((n) => `${n} = :${n}`).join(', ')}
+           WHERE id = :guard_id AND provider = :guard_provider${guard}`,
+        )
+        .run({
+          ...pick(columns, names),
+          guard_id: id,
+          guard_provider: provider,
+          ...(transactionId === undefined ? {} : { guard_transaction: transactionId }),
+        });
+      return Number(result.changes) > 0;
     },
     deleteDraft: (provider: string, id: number) =>
       Number(

@@ -16,13 +16,13 @@ export const partnerSchema = z
 export type Partner = z.input<typeof partnerSchema>;
 
 /**
- * The amount of a payment link: a decimal string with at most three decimals (currencies such as KWD have three);
+ * The amount of a payment link: a decimal string with at most four decimals (KWD has three, CLF four);
  * the app checks the currency's own number before this.
  */
 const paymentAmountSchema = z
   .string({ message: 'An amount is required.' })
   .trim()
-  .regex(/^\d{1,12}(\.\d{1,3})?$/, 'Write the amount as digits with a decimal point, such as 120.50.')
+  .regex(/^\d{1,12}(\.\d{1,4})?$/, 'Write the amount as digits with a decimal point, such as 120.50.')
   .refine((v) => /[1-9]/.test(v), 'The amount must be more than 0.');
 
 /** A card payment link (endpoint 16). `customer_email` at most 50 characters, phone in international form. */
