@@ -1,6 +1,7 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
 import ConnectionView from '@renderer/features/connection/ConnectionView.vue';
 import InboxView from '@renderer/features/inbox/InboxView.vue';
+import PaymentsView from '@renderer/features/payments/PaymentsView.vue';
 import PropertyView from '@renderer/features/property/PropertyView.vue';
 import RatesView from '@renderer/features/rates/RatesView.vue';
 import { setScreenTitle } from './title';
@@ -34,6 +35,15 @@ export const routes: RouteRecordRaw[] = [
     meta: { title: 'Property', icon: 'pi pi-building' } satisfies NavMeta,
     children: [
       { path: ':hotelId?/:tab(details|facilities|notices|photos)?', name: 'property', component: PropertyView },
+    ],
+  },
+  {
+    // One screen: a link in the address (a paid alert opens it) is brought into view in the ledger.
+    path: '/payments',
+    meta: { title: 'Payments', icon: 'pi pi-credit-card' } satisfies NavMeta,
+    children: [
+      { path: '', name: 'payments', component: PaymentsView },
+      { path: ':linkId(\\d+)', name: 'payment', component: PaymentsView },
     ],
   },
   {

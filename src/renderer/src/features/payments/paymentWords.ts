@@ -1,0 +1,102 @@
+import { displayMoney, parseAmount } from '@shared/money';
+import type { PaymentLinkEntry, PaymentStatus } from '@shared/payments';
+import { formatDateTime } from '@renderer/lib/format';
+
+/** The ledger's filters: every link, those waiting for the guest, paid, failed or unknown, drafts. */
+export type LedgerFilter = 'all' | 'open' | 'paid' | 'trouble' | 'drafts';
+
+export const FILTERS: { value: LedgerFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'open', label: 'Open' },
+  { value: 'paid', label: 'Paid' },
+  { value: 'trouble', label: 'Failed or unknown' },
+  { value: 'drafts', label: 'Drafts' },
+];
+
+export function inFilter(link: Pick<PaymentLinkEntry, 'status'>, filter: LedgerFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'open':
+      return link.status === 'requested';
+    case 'paid':
+      return link.status === 'paid';
+    case 'trouble':
+      return link.status === 'failed' || link.status === 'unknown';
+    case 'drafts':
+      return link.status === 'draft';
+  }
+}
+
+/** Each status in words, with its icon (the chip is never colour alone). */
+export const STATUS: Record<PaymentStatus, { label: string; icon: string; meaning: string }> = {
+  draft: { label: 'Draft', icon: 'pi pi-pencil', meaning: 'Not created yet: kept as typed.' },
+  requested: { label: 'Requested', icon: 'pi pi-clock', meaning: 'The link is made; the guest has not paid yet.' },
+  paid: { label: 'Paid', icon: 'pi pi-check-circle', meaning: 'The guest paid.' },
+  failed: { label: 'Failed', icon: 'pi pi-times-circle', meaning: 'The payment did not go through.' },
+  unknown: {
+    label: 'Unknown',
+    icon: 'pi pi-question-circle',
+    meaning: 'The host does not recognise this transaction, or answered a status Innkeeper does not know.',
+  },
+};
+
+/** What a draft's fields hold, as typed (the ledger shows a draft's amount and order id too). */
+export function typedText(link: PaymentLinkEntry, key: string): string {
+  const value = link.typed?.[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The amount for people, from whole minor units (never a float): "€45.50". A draft shows what was typed, read the
+ * same way when it can be, else as typed.
+ */
+export function linkMoney(link: PaymentLinkEntry): string | null {
+  if (link.amountMinor !== null && link.currency) return displayMoney(link.amountMinor, link.currency);
+  const typed = typedText(link, 'amount');
+  if (!typed) return null;
+  const currency = link.currency ?? typedText(link, 'currency_code');
+  const parsed = currency ? parseAmount(typed, currency) : null;
+  return parsed?.ok ? displayMoney(parsed.minor, currency) : `${typed} ${currency}`.trim();
+}
+
+export const linkOrderId = (link: PaymentLinkEntry) => link.orderId ?? (typedText(link, 'order_id') || null);
+export const linkBookingId = (link: PaymentLinkEntry) => link.bookingId ?? (typedText(link, 'booking_id') || null);
+export const linkForWhom = (link: PaymentLinkEntry) => link.forWhom ?? (typedText(link, 'forWhom') || null);
+export const linkPurpose = (link: PaymentLinkEntry) => link.purpose ?? (typedText(link, 'purpose') || null);
+
+/** What a link is, in a few words: "Deposit · €45.50", "Card details for booking 4711". */
+export function linkTitle(link: PaymentLinkEntry): string {
+  if (link.kind === 'widget') {
+    const booking = linkBookingId(link);
+    return booking ? `Card details for booking ${booking}` : 'Card details for a booking';
+  }
+  return [linkPurpose(link), linkMoney(link)].filter(Boolean).join(' · ') || 'Payment link';
+}
+
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+/** "14:05" today, "7 Jul 2025, 14:05" another day. */
+export function when(ms: number, now = Date.now()): string {
+  return sameDay(ms, now) ? time.format(ms) : formatDateTime(ms);
+}
+
+/** When the app asks the host again, or why it does not. */
+export function nextCheckWords(link: PaymentLinkEntry, now = Date.now()): string | null {
+  if (link.status === 'draft') return null;
+  if (link.nextCheckAt !== null) return `Next check ${when(link.nextCheckAt, now)}`;
+  if (link.status === 'requested' && !link.transactionId) return 'Not checked: no transaction id';
+  return null;
+}
+
+/** The sentence put into a reply: what it is for, the amount, and the address. */
+export function replySentence(link: PaymentLinkEntry): string {
+  if (!link.url) return '';
+  if (link.kind === 'widget') return `You can leave your card details for the booking securely here: ${link.url}`;
+  const money = linkMoney(link);
+  const purpose = linkPurpose(link)?.trim();
+  // "Deposit" reads "the deposit"; a name the owner wrote in capitals ("VIP") stays as written.
+  const word = purpose && /^[A-Z][a-z]/.test(purpose) ? purpose.charAt(0).toLowerCase() + purpose.slice(1) : purpose;
+  const what = word ? `the ${word} of ${money}` : money;
+  return `You can pay ${what} securely here: ${link.url}`;
+}

@@ -1,0 +1,190 @@
+import { computed, nextTick, reactive, ref, shallowRef } from 'vue';
+import { linkRuleFor, type PaymentKind, type PaymentLinkEntry } from '@shared/payments';
+import type { AppError } from '@shared/result';
+import {
+  cardInput,
+  emptyForm,
+  fromEntry,
+  linkErrors,
+  toTyped,
+  typedSomething,
+  widgetInput,
+  type LinkContext,
+} from './linkForm';
+import { isAppError, usePaymentsStore } from './paymentsStore';
+import { useFormErrors } from './useFormErrors';
+
+const CARD_FIELDS = [
+  'hotelId',
+  'amount',
+  'currency_code',
+  'order_id',
+  'forWhom',
+  'purpose',
+  'customer_email',
+  'contact_number',
+  'return_url',
+  'booking_id',
+];
+const WIDGET_FIELDS = ['hotelId', 'booking_id', 'is_button', 'forWhom'];
+
+/**
+ * The link dialog's state: the form as typed, its checks, the draft it is kept as, and the link once the host made
+ * it. A request the host refused or could not take becomes a draft row at once (the core keeps it); closing the
+ * dialog with something typed keeps it as a draft too, so nothing typed is lost.
+ */
+export function useLinkForm() {
+  const payments = usePaymentsStore();
+  const kind = ref<PaymentKind>('card');
+  const form = reactive(emptyForm());
+  /** What the dialog filled in itself: closing with only that keeps nothing. */
+  const start = shallowRef(emptyForm());
+  /** The app filled `key` in itself: it does not count as typed. */
+  const fill = (key: 'currency_code' | 'order_id', value: string) => {
+    form[key] = value;
+    start.value = { ...start.value, [key]: value };
+  };
+  const context = shallowRef<LinkContext>({});
+  const draftId = ref<number | null>(null);
+  const created = shallowRef<PaymentLinkEntry | null>(null);
+  /** Why the draft opened was not created: the host may have made it already when the answer was lost. */
+  const outcomeUnknown = ref(false);
+  const busy = ref(false);
+  const proposing = ref(false);
+
+  const extra = () => ({ threadId: context.value.threadId ?? null, draftId: draftId.value });
+  const partner = computed(() => payments.partnerFor(form.hotelId));
+  /** Another link of the account has this order id already (drafts do not count: they hold no order at the host). */
+  const orderTaken = computed(() => {
+    const id = form.order_id.trim();
+    if (kind.value !== 'card' || !id) return null;
+    const account = partner.value?.partnerId;
+    const same = (l: PaymentLinkEntry) => l.partnerId === account && l.orderId === id;
+    return payments.links.find((l) => l.id !== draftId.value && l.status !== 'draft' && same(l)) ?? null;
+  });
+  const check = useFormErrors(
+    () => {
+      const own = linkErrors(kind.value, form, extra());
+      if (!form.hotelId) own.hotelId = 'Choose the property the payment is for.';
+      else if (!partner.value) own.hotelId = 'This property has no partner account yet: set one up first.';
+      if (orderTaken.value && !own.order_id)
+        own.order_id = 'Another link has this order id already: press New for another one.';
+      return own;
+    },
+    { fields: () => (kind.value === 'card' ? CARD_FIELDS : WIDGET_FIELDS), aliases: { partner_id: 'hotelId' } },
+  );
+  check.follow(() => ({ ...form }));
+
+  /** Something typed that is not kept yet (closing keeps it as a draft). */
+  const dirty = computed(() => !created.value && typedSomething(kind.value, form, start.value));
+
+  const rule = computed(() =>
+    context.value.channel ? linkRuleFor(context.value.channel, !!context.value.hasBooking) : null,
+  );
+
+  /** A fresh order id for the property (the owner may change it). */
+  async function proposeOrder(): Promise<void> {
+    if (!form.hotelId) return;
+    const hotelId = form.hotelId;
+    proposing.value = true;
+    try {
+      const id = await payments.proposeOrderId(hotelId);
+      if (id && hotelId === form.hotelId) fill('order_id', id);
+    } finally {
+      proposing.value = false;
+    }
+  }
+  /** A property chosen: its account's currency, and an order id of its own, unless the owner typed them. */
+  function chooseProperty(hotelId: string) {
+    const before = form.hotelId;
+    form.hotelId = hotelId;
+    if (!hotelId || created.value) return;
+    const currency = payments.partnerFor(hotelId)?.currency ?? '';
+    const untouched = (key: 'currency_code' | 'order_id') =>
+      !form[key] || (before !== hotelId && form[key] === start.value[key]);
+    if (currency && untouched('currency_code')) fill('currency_code', currency);
+    if (kind.value === 'card' && untouched('order_id')) void proposeOrder();
+  }
+
+  /** A new form, from a conversation or the Payments screen; or a draft (or refused row) opened again. */
+  async function open(next: { context?: LinkContext; draft?: PaymentLinkEntry | null; kind?: PaymentKind }) {
+    await payments.ensureLoaded();
+    created.value = null;
+    check.reset();
+    const draft = next.draft ?? null;
+    context.value = draft ? { ...next.context, threadId: draft.threadId } : (next.context ?? {});
+    kind.value = draft?.kind ?? next.kind ?? 'card';
+    draftId.value = draft?.id ?? null;
+    outcomeUnknown.value = !!draft?.outcomeUnknown;
+    const values = draft ? fromEntry(draft) : emptyForm(context.value);
+    if (!draft && !values.hotelId && payments.view?.properties.length === 1)
+      values.hotelId = payments.view.properties[0]!.hotelId;
+    start.value = { ...values };
+    Object.assign(form, values);
+    chooseProperty(values.hotelId);
+    // After the form's own change is seen, so that the draft's reasons stay until the owner edits their fields.
+    await nextTick();
+    if (draft?.error) check.refuse(draft.error);
+  }
+
+  /** Asks the host for the link; answers whether it was made. */
+  async function create(): Promise<boolean> {
+    if (!check.attempt()) return false;
+    busy.value = true;
+    try {
+      const answer =
+        kind.value === 'card'
+          ? await payments.createLink(cardInput(form, extra()))
+          : await payments.createWidget(widgetInput(form, extra()));
+      if (isAppError(answer)) {
+        check.refuse(answer);
+        return false;
+      }
+      // Refused or not reached: the row is a draft now, and the next try turns it into the link.
+      draftId.value = answer.link.id;
+      start.value = { ...form };
+      outcomeUnknown.value = !!answer.error?.outcomeUnknown;
+      check.refuse(answer.error);
+      if (answer.error) return false;
+      created.value = answer.link;
+      return true;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  /** The dialog closes: what was typed and not created is kept as a draft. Answers the draft, if one was kept. */
+  async function keep(): Promise<PaymentLinkEntry | AppError | null> {
+    if (!dirty.value) return null;
+    return payments.saveDraft({
+      ...(draftId.value ? { id: draftId.value } : {}),
+      kind: kind.value,
+      hotelId: form.hotelId,
+      ...(context.value.threadId ? { threadId: context.value.threadId } : {}),
+      typed: toTyped(kind.value, form),
+    });
+  }
+
+  return {
+    kind,
+    form,
+    context,
+    draftId,
+    created,
+    outcomeUnknown,
+    dirty,
+    busy,
+    proposing,
+    partner,
+    rule,
+    errors: check.errors,
+    unplaced: check.unplaced,
+    refusal: check.refusal,
+    touch: check.touch,
+    proposeOrder,
+    chooseProperty,
+    open,
+    create,
+    keep,
+  };
+}
