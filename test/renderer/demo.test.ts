@@ -8,7 +8,9 @@ import { fail, ok } from '@shared/result';
 import DemoControls from '@renderer/features/demo/DemoControls.vue';
 import { useDemoStore } from '@renderer/features/demo/demoStore';
 import InboxEmpty from '@renderer/features/inbox/InboxEmpty.vue';
+import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
 import { installFakeApi, settle } from './fakeApi';
+import { paymentLink, paymentsView } from './paymentFixtures';
 
 const running: DemoStatus = {
   running: true,
@@ -30,7 +32,10 @@ beforeEach(() => {
 
 function mountControls(status: DemoStatus | null) {
   useDemoStore().status = status;
-  return mount(DemoControls, { global: { plugins: [PrimeVue, pinia] }, attachTo: document.body });
+  return mount(DemoControls, {
+    global: { plugins: [PrimeVue, pinia], stubs: { RouterLink: { template: '<a><slot /></a>' } } },
+    attachTo: document.body,
+  });
 }
 
 /** The toggle for `name` inside the channel choice `testId`. */
@@ -102,6 +107,24 @@ describe('the demo store', () => {
 });
 
 describe('DemoControls', () => {
+  it('pays an open payment link as the guest, and says where to make one while there is none', async () => {
+    const core = installFakeApi({ 'payments.list': () => ok(paymentsView({ links: [] })) });
+    const wrapper = mountControls(running);
+    await flushPromises();
+    expect(wrapper.get('[data-testid="demo-payment"]').text()).toContain('No open payment link yet');
+
+    const payments = usePaymentsStore();
+    payments.view = paymentsView({
+      links: [paymentLink({ id: 2, transactionId: null }), paymentLink({ id: 1, transactionId: 'T-9' })],
+    });
+    await flushPromises();
+    // Only a link the host gave a transaction id can be paid here.
+    expect(wrapper.get('[data-testid="demo-payment-link"]').text()).toContain('Deposit · €45.50 · Anna');
+    await wrapper.get('[data-testid="demo-deliver-payment"]').trigger('click');
+    expect(core.pending('demo.deliver')[0]?.args).toEqual({ kind: 'payment', transactionId: 'T-9' });
+    wrapper.unmount();
+  });
+
   it('shows nothing while the demo is not running', () => {
     expect(mountControls(stopped).find('[data-testid="demo-controls"]').exists()).toBe(false);
     expect(mountControls(null).find('[data-testid="demo-controls"]').exists()).toBe(false);

@@ -1,0 +1,65 @@
+import type { PaymentLinkEntry, PaymentPartner, PaymentsView } from '@shared/payments';
+
+/** A ledger row: a requested 45.50 EUR deposit unless told otherwise. */
+export const paymentLink = (over: Partial<PaymentLinkEntry> = {}): PaymentLinkEntry => ({
+  id: 1,
+  kind: 'card',
+  hotelId: 'H1',
+  partnerId: 'P-1',
+  amount: '45.50',
+  amountMinor: 4550,
+  currency: 'EUR',
+  orderId: 'IK-250101-AAAA',
+  bookingId: null,
+  isButton: null,
+  customerEmail: null,
+  contactNumber: null,
+  returnUrl: null,
+  forWhom: 'Anna',
+  purpose: 'Deposit',
+  threadId: null,
+  url: 'https://pay.example/get-cc?userId=u1',
+  transactionId: 'T-1',
+  transactionSource: 'host',
+  status: 'requested',
+  hostStatus: 'Pending',
+  gatewayTransactionId: null,
+  paidAmount: null,
+  paidCurrency: null,
+  createdAt: 1_700_000_000_000,
+  requestedAt: 1_700_000_000_000,
+  settledAt: null,
+  lastCheckedAt: null,
+  nextCheckAt: null,
+  checkError: null,
+  typed: null,
+  error: null,
+  outcomeUnknown: false,
+  ...over,
+});
+
+export const partner = (over: Partial<PaymentPartner> = {}): PaymentPartner => ({
+  hotelId: 'H1',
+  partnerId: 'P-1',
+  name: 'Harbour View',
+  email: 'pay@harbour.example',
+  contactName: 'Maria',
+  contactNumber: '+4520123456',
+  status: 'active',
+  currency: 'EUR',
+  origin: 'created',
+  createdAt: 1,
+  updatedAt: 1,
+  ...over,
+});
+
+export const paymentsView = (over: Partial<PaymentsView> = {}): PaymentsView => ({
+  partners: [partner()],
+  links: [],
+  properties: [
+    { hotelId: 'H1', name: 'Harbour View' },
+    { hotelId: 'H2', name: 'Old Town Loft' },
+  ],
+  host: { ready: true, message: null },
+  ...over,
+});

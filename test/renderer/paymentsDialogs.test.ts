@@ -1,0 +1,280 @@
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import PrimeVue from 'primevue/config';
+import ToastService from 'primevue/toastservice';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryHistory, createRouter } from 'vue-router';
+import type { PaymentCreation } from '@shared/payments';
+import { fail, ok } from '@shared/result';
+import LinkDialog from '@renderer/features/payments/LinkDialog.vue';
+import PartnerDialog from '@renderer/features/payments/PartnerDialog.vue';
+import PaymentLedger from '@renderer/features/payments/PaymentLedger.vue';
+import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
+import { installFakeApi } from './fakeApi';
+import { paymentLink, paymentsView } from './paymentFixtures';
+
+let pinia: Pinia;
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+  document.body.innerHTML = '';
+});
+const router = () =>
+  createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:any(.*)*', component: { template: '<div />' } }],
+  });
+const mountIt = <C>(component: C, props: Record<string, unknown> = {}) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  mount(component as any, {
+    props,
+    global: { plugins: [PrimeVue, ToastService, pinia, router()] },
+    attachTo: document.body,
+  });
+
+const $ = <E extends Element = HTMLElement>(testid: string) => document.querySelector<E>(`[data-testid="${testid}"]`);
+async function type(testid: string, value: string) {
+  const input = $<HTMLInputElement>(testid)!;
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+  input.dispatchEvent(new FocusEvent('blur'));
+  await flushPromises();
+}
+async function click(testid: string) {
+  $(testid)!.click();
+  await flushPromises();
+}
+
+/** A fake core with one account (H1, EUR) and the calls the link dialog makes, recorded. */
+function linkCore(creation?: (args: unknown) => PaymentCreation) {
+  const calls: { method: string; args: unknown }[] = [];
+  const record =
+    <T>(method: string, answer: (args: never) => T) =>
+    (args: never) => (calls.push({ method, args }), ok(answer(args)));
+  installFakeApi({
+    'payments.list': () => ok(paymentsView()),
+    'payments.proposeOrderId': record('payments.proposeOrderId', () => ({ orderId: 'IK-250101-ABCD' })),
+    'payments.createLink': record('payments.createLink', (args) => creation!(args)),
+    'payments.saveDraft': record('payments.saveDraft', () => paymentLink({ id: 20, status: 'draft' })),
+    'payments.qr': () => ok({ url: 'https://pay.example/x', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' }),
+  });
+  return calls;
+}
+const fromThread = { hotelId: 'H1', threadId: 4, bookingId: 'B-77', forWhom: 'Anna', channel: '19', hasBooking: true };
+
+describe('the link dialog', () => {
+  it('fills in the conversation, says the channel’s rule, and sends the amount as typed', async () => {
+    const calls = linkCore(() => ({ link: paymentLink({ threadId: 4 }), error: null }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect($('link-rule')?.textContent).toContain('Booking.com delivers links only');
+    expect($<HTMLInputElement>('link-order_id')!.value).toBe('IK-250101-ABCD');
+    expect($<HTMLInputElement>('link-forWhom')!.value).toBe('Anna');
+    expect($<HTMLInputElement>('link-booking_id')!.value).toBe('B-77');
+
+    await type('link-amount', '45.505');
+    expect($('link-amount-error')?.textContent).toContain('EUR has 2 decimals');
+    await click('link-create');
+    expect(calls.some((c) => c.method === 'payments.createLink')).toBe(false);
+
+    await type('link-amount', '45.50');
+    expect($('link-amount-error')).toBeNull();
+    await click('link-create');
+    const create = calls.find((c) => c.method === 'payments.createLink')!;
+    expect(create.args).toEqual({
+      hotelId: 'H1',
+      threadId: 4,
+      forWhom: 'Anna',
+      amount: '45.50',
+      currency_code: 'EUR',
+      order_id: 'IK-250101-ABCD',
+      booking_id: 'B-77',
+    });
+
+    // The link, its QR code, and Insert into reply with the sentence.
+    expect($<HTMLInputElement>('link-url')!.value).toBe('https://pay.example/get-cc?userId=u1');
+    expect($<HTMLImageElement>('link-qr')!.alt).toContain('QR code of the payment link: Deposit · €45.50 for Anna');
+    await click('link-insert');
+    expect(wrapper.emitted('insert')).toEqual([
+      ['You can pay the deposit of €45.50 securely here: https://pay.example/get-cc?userId=u1'],
+    ]);
+    expect(wrapper.emitted('update:visible')).toEqual([[false]]);
+  });
+
+  it('puts the host’s “field : reason” under each field, keeps the draft it became, and creates that draft next', async () => {
+    const refusal = {
+      code: '400',
+      message: 'The payment host refused the link.',
+      fields: { order_id: 'duplicate', contact_number: 'invalid', partner_id: 'inactive' },
+    };
+    const calls = linkCore(() => ({ link: paymentLink({ id: 9, status: 'draft', url: null }), error: refusal }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await type('link-contact_number', '+45 20 12 34 56');
+    await click('link-create');
+    expect($('link-order_id-error')?.textContent).toContain('duplicate');
+    expect($('link-contact_number-error')?.textContent).toContain('invalid');
+    // The account is chosen with the property: its complaint shows there.
+    expect($('link-hotelId-error')?.textContent).toContain('inactive');
+    expect($('link-dialog')).not.toBeNull();
+
+    // Edited, a field's complaint goes; the others stay until theirs are.
+    await type('link-order_id', 'IK-OTHER-1');
+    expect($('link-order_id-error')).toBeNull();
+    expect($('link-contact_number-error')?.textContent).toContain('invalid');
+    await click('link-create');
+    const creates = calls.filter((c) => c.method === 'payments.createLink');
+    expect(creates[1]!.args).toMatchObject({ draftId: 9, order_id: 'IK-OTHER-1', contact_number: '+45 20 12 34 56' });
+  });
+
+  it('an unreachable host: what was typed is a draft, and the dialog says it', async () => {
+    const offline = { code: 'network', message: 'The payment host did not answer.', retryable: true };
+    linkCore(() => ({ link: paymentLink({ id: 9, status: 'draft', url: null }), error: offline }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    expect($('link-problem')?.textContent).toContain('kept as a draft');
+  });
+
+  it('keeps what was typed as a draft when closed, and nothing when nothing was typed', async () => {
+    const calls = linkCore();
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await wrapper.setProps({ visible: false });
+    await flushPromises();
+    expect(calls.filter((c) => c.method === 'payments.saveDraft')).toHaveLength(0);
+
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '12.5');
+    await type('link-customer_email', 'anna@example.com');
+    await wrapper.setProps({ visible: false });
+    await flushPromises();
+    const saves = calls.filter((c) => c.method === 'payments.saveDraft');
+    expect(saves).toHaveLength(1);
+    expect(saves[0]!.args).toMatchObject({
+      kind: 'card',
+      hotelId: 'H1',
+      threadId: 4,
+      typed: { amount: '12.5', currency_code: 'EUR', order_id: 'IK-250101-ABCD', customer_email: 'anna@example.com' },
+    });
+  });
+
+  it('a draft whose request may have reached the host says so, and offers a new order id', async () => {
+    linkCore();
+    const draft = paymentLink({
+      id: 5,
+      status: 'draft',
+      url: null,
+      outcomeUnknown: true,
+      error: { code: 'timeout', message: 'No answer.', outcomeUnknown: true },
+      typed: { amount: '45.50', currency_code: 'EUR', order_id: 'IK-OLD' },
+    });
+    const wrapper = mountIt(LinkDialog, { visible: false, draft });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect($('link-problem')?.textContent).toContain('may have made this link already');
+    expect($<HTMLInputElement>('link-order_id')!.value).toBe('IK-OLD');
+    expect($<HTMLInputElement>('link-amount')!.value).toBe('45.50');
+    const button = [...$('link-problem')!.querySelectorAll('button')].find((b) =>
+      b.textContent?.includes('new order id'),
+    )!;
+    button.click();
+    await flushPromises();
+    expect($<HTMLInputElement>('link-order_id')!.value).toBe('IK-250101-ABCD');
+  });
+});
+
+describe('the partner dialog', () => {
+  it('shows each mistake under its field, then the host’s refusal under the e-mail, and closes once taken', async () => {
+    let answer = fail({
+      code: '400',
+      message: 'email_address : already registered for another partner',
+      fields: { email_address: 'already registered for another partner' },
+    });
+    const saved: unknown[] = [];
+    installFakeApi({
+      'payments.list': () => ok(paymentsView()),
+      'payments.savePartner': (args: never) => (saved.push(args), answer),
+    });
+    const wrapper = mountIt(PartnerDialog, { visible: false, hotelId: 'H2', propertyName: 'Old Town Loft' });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect($<HTMLInputElement>('partner-partner_id')!.value).toBe('H2-PAY');
+    expect($<HTMLInputElement>('partner-partner_name')!.value).toBe('Old Town Loft');
+
+    await type('partner-email_address', 'loft@');
+    await type('partner-contact_name', 'Maria');
+    await type('partner-contact_number', '+45 1234');
+    await click('partner-save');
+    expect(saved).toHaveLength(0);
+    expect($('partner-email_address-error')?.textContent).toContain('valid e-mail');
+    expect($('partner-contact_number-error')?.textContent).toContain('not a valid number');
+    expect($('partner-currency_code-error')?.textContent).toContain('Choose a currency');
+
+    // The number is shown the international way once it is valid and the owner leaves it.
+    await type('partner-contact_number', '+4520123456');
+    expect($<HTMLInputElement>('partner-contact_number')!.value).toBe('+45 20 12 34 56');
+    await type('partner-email_address', 'payments@harbourview.example');
+    usePaymentsStore(); // the dialog's store
+    // The currency is a Select: set through the form as the owner's pick would.
+    const form = (wrapper.vm as unknown as { $: { setupState: { form: Record<string, string> } } }).$.setupState.form;
+    form.currency_code = 'DKK';
+    await flushPromises();
+    await click('partner-save');
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({
+      hotelId: 'H2',
+      email_address: 'payments@harbourview.example',
+      currency_code: 'DKK',
+    });
+    expect($('partner-email_address-error')?.textContent).toContain('already registered for another partner');
+    expect(wrapper.emitted('saved')).toBeUndefined();
+
+    answer = ok({ ...paymentsView().partners[0]!, hotelId: 'H2' }) as never;
+    await type('partner-email_address', 'loft@oldtown2.example');
+    expect($('partner-email_address-error')).toBeNull();
+    await click('partner-save');
+    expect(wrapper.emitted('saved')).toHaveLength(1);
+    expect(wrapper.emitted('update:visible')).toEqual([[false]]);
+  });
+});
+
+describe('the ledger', () => {
+  it('shows a draft’s reason with Open and Delete, a made link with Copy, and the conversation it belongs to', async () => {
+    installFakeApi({ 'payments.list': () => ok(paymentsView()) });
+    const payments = usePaymentsStore();
+    payments.view = paymentsView({
+      links: [
+        paymentLink({
+          id: 2,
+          status: 'draft',
+          url: null,
+          outcomeUnknown: true,
+          error: { code: 'timeout', message: 'No answer.', outcomeUnknown: true },
+        }),
+        paymentLink({ id: 1, threadId: 7, bookingId: 'B-77', status: 'paid', settledAt: 1_700_000_100_000 }),
+      ],
+    });
+    const wrapper = mountIt(PaymentLedger, { highlight: 1 });
+    await flushPromises();
+    const rows = wrapper.findAll('[data-testid="ledger-row"]');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.find('[data-testid="ledger-open"]').exists()).toBe(true);
+    expect(wrapper.find('[data-testid="ledger-note"]').text()).toContain('may have made this link already');
+    expect(rows[1]!.find('[data-testid="payment-status"]').text()).toBe('Paid');
+    expect(rows[1]!.find('[data-testid="ledger-amount"]').text()).toBe('€45.50');
+    expect(rows[1]!.find('[data-testid="ledger-thread"]').attributes('href')).toBe('/inbox/7');
+    expect(rows[1]!.classes()).toContain('row--highlighted');
+    expect(wrapper.find('[data-testid="ledger-filter"]').text()).toContain('Drafts (1)');
+
+    await rows[0]!.find('[data-testid="ledger-open"]').trigger('click');
+    expect(wrapper.emitted('open')?.[0]?.[0]).toMatchObject({ id: 2 });
+  });
+});
