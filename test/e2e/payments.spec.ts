@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, startApp, stopApp, test } from './app';
+import { connectTo } from './connect';
+import { startTestEmulator } from './pushes';
 
 // Payments on the demo provider, as an owner: a partner account set up with mistakes first, then a deposit link
 // made from a Booking.com conversation, put into the reply, sent, paid by the guest and seen Paid.
@@ -177,5 +179,86 @@ test('from a Booking.com conversation: a 45.50 EUR deposit link, put into the re
     await shoot(page, 'payments-conversation');
   } finally {
     await stopApp(app);
+  }
+});
+
+test('without the payment key the screen says where to enter it; a link asked for while the host is away is a draft, created once it is back', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const su = await startTestEmulator();
+  const app = await startApp();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await connectTo(page, app, su.port, 'Rates & availability');
+    await page.getByTestId('rates-empty').getByRole('button', { name: 'Set up a property' }).click();
+    const setup = page.getByTestId('rates-setup-dialog');
+    await setup.getByLabel('Property id', { exact: true }).fill('IK-DEMO-001');
+    await setup.getByLabel('Property name', { exact: true }).fill('Harbour View Guesthouse');
+    await setup.getByLabel('Room id', { exact: true }).fill('DBL');
+    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
+    await setup.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(setup).toBeHidden();
+
+    await nav(page, 'Payments');
+    const notReady = page.getByTestId('payments-not-ready');
+    await expect(notReady).toBeVisible();
+    await shoot(page, 'payments-not-ready');
+    await notReady.getByRole('link', { name: 'Go to Connection' }).click();
+    await page.locator('#paymentApiName').fill('DEMOAPP');
+    await page.locator('#paymentApiKey').fill('demo-payment-key');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('All changes saved')).toBeVisible();
+    await nav(page, 'Payments');
+    await expect(notReady).toBeHidden();
+
+    // An account made elsewhere, entered by its id.
+    await page.getByTestId('partner-set-up').click();
+    const partner = page.getByTestId('partner-dialog');
+    await partner.getByText('Enter an existing account').click();
+    await partner.getByTestId('partner-partner_id').fill('IK-PARTNER-01');
+    await pick(page, 'partner-currency_code', 'EUR', /^EUR · Euro$/);
+    await partner.getByTestId('partner-save').click();
+    await expect(partner).toBeHidden();
+    await expect(page.getByTestId('partner-row')).toContainText('Entered by its id');
+
+    // The host goes away while a link is asked for: what was typed is kept as a draft.
+    await page.getByTestId('new-payment-link').click();
+    const dialog = page.getByTestId('link-dialog');
+    await expect(dialog.getByTestId('link-order_id')).toHaveValue(/^IK-/);
+    await dialog.getByTestId('link-amount').fill('120');
+    await dialog.getByTestId('link-forWhom').fill('Pieter de Vries');
+    await su.stop();
+    await dialog.getByTestId('link-create').click();
+    await expect(dialog.getByTestId('link-problem')).toContainText('could not be reached');
+    await dialog.locator('footer').getByRole('button', { name: 'Close' }).click();
+    const draft = page.getByTestId('ledger-row').filter({ hasText: 'Pieter de Vries' });
+    await expect(draft.getByTestId('payment-status')).toHaveText('Draft');
+    await expect(draft.getByTestId('ledger-amount')).toHaveText('€120.00');
+    await expect(page.getByTestId('ledger-note')).toContainText('Not created yet');
+    await shoot(page, 'payments-draft');
+
+    // Back: the draft opens as typed and becomes the link.
+    await su.start();
+    await draft.getByTestId('ledger-open').click();
+    await expect(dialog.getByTestId('link-amount')).toHaveValue('120.00');
+    await dialog.getByTestId('link-create').click();
+    await expect(dialog.getByTestId('link-result')).toContainText('€120.00 for Pieter de Vries');
+    await dialog.getByTestId('link-done').click();
+    await expect(draft.getByTestId('payment-status')).toHaveText('Requested');
+    await expect(page.getByTestId('ledger-row')).toHaveCount(1);
+
+    // A widget link for a booking, as a button.
+    await page.getByTestId('new-widget-link').click();
+    await dialog.getByTestId('link-booking_id').fill('4711');
+    await dialog.getByTestId('link-is_button').getByText('A button').click();
+    await dialog.getByTestId('link-create').click();
+    await expect(dialog.getByTestId('link-result')).toContainText('Card details for booking 4711');
+    await dialog.getByTestId('link-done').click();
+    await expect(page.getByTestId('ledger-row')).toHaveCount(2);
+    await shoot(page, 'payments-ledger-open');
+  } finally {
+    await stopApp(app);
+    await su.stop();
   }
 });
