@@ -2,7 +2,7 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, createRouter } from 'vue-router';
 import type { PaymentCreation } from '@shared/payments';
 import { fail, ok } from '@shared/result';
@@ -164,6 +164,21 @@ describe('the link dialog', () => {
       threadId: 4,
       typed: { amount: '12.5', currency_code: 'EUR', order_id: 'IK-250101-ABCD', customer_email: 'anna@example.com' },
     });
+  });
+
+  it('the window hidden with the dialog open keeps what was typed, and the link is then made from that draft', async () => {
+    const calls = linkCore(() => ({ link: paymentLink({ id: 20 }), error: null }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    await flushPromises();
+    visibility.mockRestore();
+    expect(calls.filter((c) => c.method === 'payments.saveDraft')).toHaveLength(1);
+    await click('link-create');
+    expect(calls.find((c) => c.method === 'payments.createLink')!.args).toMatchObject({ draftId: 20, amount: '45.50' });
   });
 
   it('a draft whose request may have reached the host says so, and offers a new order id', async () => {

@@ -156,13 +156,20 @@ export function useLinkForm() {
   /** The dialog closes: what was typed and not created is kept as a draft. Answers the draft, if one was kept. */
   async function keep(): Promise<PaymentLinkEntry | AppError | null> {
     if (!dirty.value) return null;
-    return payments.saveDraft({
+    const typed = { ...form };
+    const kept = await payments.saveDraft({
       ...(draftId.value ? { id: draftId.value } : {}),
       kind: kind.value,
       hotelId: form.hotelId,
       ...(context.value.threadId ? { threadId: context.value.threadId } : {}),
-      typed: toTyped(kind.value, form),
+      typed: toTyped(kind.value, typed),
     });
+    // The dialog may stay open (the window was only hidden): the next save or creation is this same draft.
+    if (!isAppError(kept)) {
+      draftId.value = kept.id;
+      start.value = typed;
+    }
+    return kept;
   }
 
   return {
