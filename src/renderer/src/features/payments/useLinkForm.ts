@@ -14,6 +14,7 @@ import {
 import { isAppError, usePaymentsStore } from './paymentsStore';
 import { useFormErrors } from './useFormErrors';
 
+const LAST_PROPERTY_KEY = 'innkeeper.payments.hotelId';
 const CARD_FIELDS = [
   'hotelId',
   'amount',
@@ -106,6 +107,16 @@ export function useLinkForm() {
     if (kind.value === 'card' && untouched('order_id')) void proposeOrder();
   }
 
+  /** The property a new link is for unless the owner says: the last one used, else the only one there is. */
+  function defaultProperty(): string {
+    const properties = payments.view?.properties ?? [];
+    const last = localStorage.getItem(LAST_PROPERTY_KEY);
+    if (properties.some((p) => p.hotelId === last)) return last!;
+    const withAccount = properties.filter((p) => payments.partnerFor(p.hotelId));
+    if (withAccount.length === 1) return withAccount[0]!.hotelId;
+    return properties.length === 1 ? properties[0]!.hotelId : '';
+  }
+
   /** A new form, from a conversation or the Payments screen; or a draft (or refused row) opened again. */
   async function open(next: { context?: LinkContext; draft?: PaymentLinkEntry | null; kind?: PaymentKind }) {
     await payments.ensureLoaded();
@@ -117,8 +128,7 @@ export function useLinkForm() {
     draftId.value = draft?.id ?? null;
     outcomeUnknown.value = !!draft?.outcomeUnknown;
     const values = draft ? fromEntry(draft) : emptyForm(context.value);
-    if (!draft && !values.hotelId && payments.view?.properties.length === 1)
-      values.hotelId = payments.view.properties[0]!.hotelId;
+    if (!draft && !values.hotelId) values.hotelId = defaultProperty();
     start.value = { ...values };
     Object.assign(form, values);
     chooseProperty(values.hotelId);
@@ -147,6 +157,7 @@ export function useLinkForm() {
       check.refuse(answer.error);
       if (answer.error) return false;
       created.value = answer.link;
+      localStorage.setItem(LAST_PROPERTY_KEY, answer.link.hotelId);
       return true;
     } finally {
       busy.value = false;
