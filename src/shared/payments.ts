@@ -171,7 +171,8 @@ export const cardLinkInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['amount'], message: amount.message });
       return z.NEVER;
     }
-    return { ...value, amount: amount.text, amountMinor: amount.minor };
+    // `amountTyped` is what the owner wrote, for a draft to keep as typed.
+    return { ...value, amount: amount.text, amountMinor: amount.minor, amountTyped: value.amount };
   });
 export type CardLinkInput = z.input<typeof cardLinkInputSchema>;
 

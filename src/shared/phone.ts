@@ -4,6 +4,15 @@ import { z } from 'zod';
 // Phone numbers in international form, checked and formatted by libphonenumber-js (its small metadata set, which
 // knows every country's lengths and prefixes).
 
+/** "Denmark" for DK (the code itself where `Intl` has no name). */
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** "+45 20 12 34 56" for people; null when the text is not a valid international number. */
 export function formatPhone(text: string): string | null {
   const parsed = parsePhoneNumberFromString(text.trim());
@@ -30,7 +39,7 @@ export const phoneSchema = (label = 'The phone number') =>
       ctx.addIssue({
         code: 'custom',
         message: parsed?.country
-          ? `This is not a valid number for ${parsed.country}: check the digits after ${'+' + parsed.countryCallingCode}.`
+          ? `This is not a valid number for ${countryName(parsed.country)}: check the digits after +${parsed.countryCallingCode}.`
           : 'This is not a valid international number: check the country code and the digits.',
       });
       return z.NEVER;

@@ -149,11 +149,17 @@ describe('following a link’s status', () => {
 describe('when the host cannot be reached', () => {
   it('keeps the link as a draft with what was typed, and creates it from the draft once the host is back', async () => {
     host = () => clientAt('http://127.0.0.1:1');
-    const offline = await link({ order_id: 'OFF-1', forWhom: 'Anna', customer_email: 'anna@example.com' });
+    const offline = await link({
+      amount: '45,5',
+      order_id: 'OFF-1',
+      forWhom: 'Anna',
+      customer_email: 'anna@example.com',
+    });
     expect(offline.error).toMatchObject({ code: 'network', retryable: true });
     expect(offline.link).toMatchObject({ status: 'draft', outcomeUnknown: false, amount: '45.50' });
+    // Kept as typed ("45,5"); read as 45.50 for the ledger.
     expect(offline.link.typed).toMatchObject({
-      amount: '45.50',
+      amount: '45,5',
       order_id: 'OFF-1',
       forWhom: 'Anna',
       customer_email: 'anna@example.com',

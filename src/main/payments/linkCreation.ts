@@ -208,7 +208,10 @@ export function createLinkCreation(ctx: PaymentsContext) {
         return_url: input.return_url ?? null,
         for_whom: input.forWhom ?? null,
         purpose: input.purpose ?? null,
-        typed: JSON.stringify(typedOf(input, ['draftId', 'hotelId', 'threadId', 'amountMinor'])),
+        typed: JSON.stringify({
+          ...typedOf(input, ['draftId', 'hotelId', 'threadId', 'amountMinor', 'amountTyped']),
+          amount: input.amountTyped,
+        }),
       });
       if (!partner) return refused(provider, id, noAccount(input.hotelId));
       const used = store.orderIdTaken(provider, partner.partner_id, input.order_id, id);
