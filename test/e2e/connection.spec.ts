@@ -17,7 +17,7 @@ test('a new owner opens the app, picks the demo provider, tests the connection a
   expect(page.url()).not.toContain('session=');
   // The navigation lists only screens that exist.
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['Inbox', 'Rates & availability', /^Property/, 'Connection']);
+  await expect(nav.getByRole('link')).toHaveText(['Inbox', 'Rates & availability', /^Property/, 'Payments', 'Connection']);
   await nav.getByRole('link', { name: 'Connection' }).click();
   await expect(page.getByRole('heading', { name: 'Connection' })).toBeVisible();
   await expect(page.getByTestId('first-run')).toContainText('built-in demo provider');
