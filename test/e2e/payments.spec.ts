@@ -6,6 +6,9 @@ import { startTestEmulator } from './pushes';
 // Payments on the demo provider, as an owner: a partner account set up with mistakes first, then a deposit link
 // made from a Booking.com conversation, put into the reply, sent, paid by the guest and seen Paid.
 
+// Amounts read "€45.50" whatever the machine's locale.
+test.use({ locale: 'en-GB' });
+
 const shots = 'test-results/screenshots';
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
@@ -245,6 +248,8 @@ test('without the payment key the screen says where to enter it; a link asked fo
     await expect(dialog.getByTestId('link-amount')).toHaveValue('120');
     await dialog.getByTestId('link-create').click();
     await expect(dialog.getByTestId('link-result')).toContainText('€120.00 for Pieter de Vries');
+    // Not a conversation's link: nothing to put it into.
+    await expect(dialog.getByTestId('link-insert')).toHaveCount(0);
     await dialog.getByTestId('link-done').click();
     await expect(draft.getByTestId('payment-status')).toHaveText('Requested');
     await expect(page.getByTestId('ledger-row')).toHaveCount(1);

@@ -2,7 +2,15 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PaymentLinkEntry } from '@shared/payments';
 import { fail, ok } from '@shared/result';
-import { cardInput, emptyForm, fromEntry, linkErrors, minorRule, toTyped } from '@renderer/features/payments/linkForm';
+import {
+  cardInput,
+  emptyForm,
+  fromEntry,
+  linkErrors,
+  minorRule,
+  toTyped,
+  typedSomething,
+} from '@renderer/features/payments/linkForm';
 import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
 import { linkMoney, linkTitle, nextCheckWords, replySentence } from '@renderer/features/payments/paymentWords';
 import { paidWords, paymentRoute } from '@renderer/features/payments/usePaymentAlerts';
@@ -82,6 +90,44 @@ describe('the payments store', () => {
     expect(core.pending('payments.list')).toHaveLength(1);
   });
 
+  it('reads the ledger again each time a dialog opens, showing what it has meanwhile', async () => {
+    const core = installFakeApi();
+    const payments = usePaymentsStore();
+    const first = payments.ensureLoaded();
+    core.pending('payments.list')[0]!.answer(ok(paymentsView({ partners: [] })));
+    await first;
+    expect(payments.partnerFor('H1')).toBeNull();
+
+    // An account set up since (elsewhere): the next opening does not wait for it, and then has it.
+    await payments.ensureLoaded();
+    expect(payments.view?.partners).toEqual([]);
+    const again = core.pending('payments.list');
+    expect(again).toHaveLength(1);
+    again[0]!.answer(ok(paymentsView()));
+    await settle();
+    expect(payments.partnerFor('H1')?.partnerId).toBe('P-1');
+  });
+
+  it('keeps a partner account form left unsaved per property, until it is dropped', () => {
+    installFakeApi();
+    const payments = usePaymentsStore();
+    const form = {
+      partner_id: 'H2-PAY',
+      partner_name: 'Loft',
+      email_address: 'loft@',
+      contact_name: '',
+      contact_number: '',
+      status: 'active' as const,
+      currency_code: '',
+    };
+    payments.keepPartnerForm('H2', { mode: 'create', form });
+    form.email_address = 'changed later';
+    expect(payments.partnerForms.H2?.form.email_address).toBe('loft@');
+    expect(payments.partnerForms.H1).toBeUndefined();
+    payments.keepPartnerForm('H2', null);
+    expect(payments.partnerForms).toEqual({});
+  });
+
   it('answers the core’s refusal of a partner account as is, with its fields', async () => {
     const refusal = { code: '400', message: 'email', fields: { email_address: 'already registered' } };
     installFakeApi({ 'payments.savePartner': () => fail(refusal), 'payments.list': () => ok(paymentsView()) });
@@ -111,8 +157,11 @@ describe('the link form', () => {
     const input = cardInput(form, { threadId: 4 });
     expect(input).toEqual({ hotelId: 'H1', threadId: 4, amount: '0.30', currency_code: 'EUR', order_id: 'O-1' });
     expect(typeof input.amount).toBe('string');
-    // 0.1 + 0.2 is not 0.30 in binary floats; the form never adds anything up.
-    expect(input.amount).not.toBe(String(0.1 + 0.2));
+    // What a trip through a number would change: trailing zeros, a decimal comma, digits past a float's precision.
+    const sent = (amount: string) => cardInput({ ...form, amount }).amount;
+    expect(sent('1.10')).toBe('1.10');
+    expect(sent('45,5')).toBe('45,5');
+    expect(sent('90071992547409.93')).toBe('90071992547409.93');
   });
 
   it('checks the amount against the currency’s minor units as it is typed, and says the rule', () => {
@@ -149,19 +198,36 @@ describe('the link form', () => {
 
   it('keeps a draft as typed and opens it again as typed', () => {
     const form = { ...emptyForm({ hotelId: 'H1' }), amount: '45.5', currency_code: 'EUR', purpose: 'Deposit' };
-    const typed = toTyped('card', form);
+    const typed = toTyped(form);
     expect(typed.amount).toBe('45.5');
     const draft = paymentLink({ status: 'draft', amount: null, amountMinor: null, typed });
     expect(fromEntry(draft)).toMatchObject({ amount: '45.5', currency_code: 'EUR', purpose: 'Deposit' });
-    expect(toTyped('widget', { ...form, booking_id: 'B1', is_button: true })).toEqual({
+  });
+
+  it('keeps and counts what was typed in either kind’s fields, whichever kind is chosen when it is kept', () => {
+    const start = emptyForm({ hotelId: 'H1', bookingId: 'B1' });
+    // Typed as a card link, then the owner chose a widget link: the amount and the e-mail are still theirs.
+    const typedAsCard = { ...start, amount: '45.5', customer_email: 'anna@example.com' };
+    expect(typedSomething(typedAsCard, start)).toBe(true);
+    expect(toTyped(typedAsCard)).toMatchObject({
+      amount: '45.5',
+      customer_email: 'anna@example.com',
       booking_id: 'B1',
-      forWhom: '',
-      is_button: true,
     });
+    // And the other way round: a button chosen for a widget link.
+    expect(typedSomething({ ...start, is_button: true }, start)).toBe(true);
+    expect(toTyped({ ...start, is_button: true })).toMatchObject({ is_button: true, booking_id: 'B1' });
+    const widgetDraft = paymentLink({ kind: 'widget', status: 'draft', typed: toTyped(typedAsCard) });
+    expect(fromEntry(widgetDraft)).toMatchObject({ amount: '45.5', customer_email: 'anna@example.com' });
+    expect(typedSomething({ ...start, amount: '  ' }, start)).toBe(false);
   });
 });
 
 describe('payment words', () => {
+  it('are read in the locale the renderer tests pin (not the machine’s)', () => {
+    expect(new Intl.NumberFormat().resolvedOptions().locale).toBe('en-GB');
+  });
+
   it('writes money from whole minor units, and a draft’s amount from what was typed', () => {
     expect(linkMoney(paymentLink())).toBe('€45.50');
     expect(linkMoney(paymentLink({ amountMinor: 123456789012345, currency: 'EUR' }))).toBe('€1,234,567,890,123.45');

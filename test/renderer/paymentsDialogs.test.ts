@@ -1,9 +1,6 @@
-import { flushPromises, mount } from '@vue/test-utils';
+import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
-import PrimeVue from 'primevue/config';
-import ToastService from 'primevue/toastservice';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryHistory, createRouter } from 'vue-router';
 import type { PaymentCreation } from '@shared/payments';
 import { fail, ok } from '@shared/result';
 import LinkDialog from '@renderer/features/payments/LinkDialog.vue';
@@ -12,6 +9,7 @@ import PaymentLedger from '@renderer/features/payments/PaymentLedger.vue';
 import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
 import { installFakeApi } from './fakeApi';
 import { paymentLink, paymentsView } from './paymentFixtures';
+import { $, byText, click, mountIt as mountWith, type } from './paymentsDom';
 
 let pinia: Pinia;
 beforeEach(() => {
@@ -19,31 +17,7 @@ beforeEach(() => {
   setActivePinia(pinia);
   document.body.innerHTML = '';
 });
-const router = () =>
-  createRouter({
-    history: createMemoryHistory(),
-    routes: [{ path: '/:any(.*)*', component: { template: '<div />' } }],
-  });
-const mountIt = <C>(component: C, props: Record<string, unknown> = {}) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  mount(component as any, {
-    props,
-    global: { plugins: [PrimeVue, ToastService, pinia, router()] },
-    attachTo: document.body,
-  });
-
-const $ = <E extends Element = HTMLElement>(testid: string) => document.querySelector<E>(`[data-testid="${testid}"]`);
-async function type(testid: string, value: string) {
-  const input = $<HTMLInputElement>(testid)!;
-  input.value = value;
-  input.dispatchEvent(new Event('input'));
-  input.dispatchEvent(new FocusEvent('blur'));
-  await flushPromises();
-}
-async function click(testid: string) {
-  $(testid)!.click();
-  await flushPromises();
-}
+const mountIt = <C>(component: C, props: Record<string, unknown> = {}) => mountWith(component, pinia, props);
 
 /** A fake core with one account (H1, EUR) and the calls the link dialog makes, recorded. */
 function linkCore(creation?: (args: unknown) => PaymentCreation) {
@@ -65,7 +39,9 @@ const fromThread = { hotelId: 'H1', threadId: 4, bookingId: 'B-77', forWhom: 'An
 describe('the link dialog', () => {
   it('fills in the conversation, says the channel’s rule, and sends the amount as typed', async () => {
     const calls = linkCore(() => ({ link: paymentLink({ threadId: 4 }), error: null }));
-    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    const inserted: string[] = [];
+    const onInsert = (text: string) => void inserted.push(text);
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread, onInsert });
     await wrapper.setProps({ visible: true });
     await flushPromises();
     expect($('link-rule')?.textContent).toContain('Booking.com delivers links only');
@@ -95,10 +71,11 @@ describe('the link dialog', () => {
     // The link, its QR code, and Insert into reply with the sentence.
     expect($<HTMLInputElement>('link-url')!.value).toBe('https://pay.example/get-cc?userId=u1');
     expect($<HTMLImageElement>('link-qr')!.alt).toContain('QR code of the payment link: Deposit · €45.50 for Anna');
-    await click('link-insert');
-    expect(wrapper.emitted('insert')).toEqual([
-      ['You can pay the deposit of €45.50 securely here: https://pay.example/get-cc?userId=u1'],
-    ]);
+    // Pressed twice before the dialog is gone: the sentence goes in once.
+    $('link-insert')!.click();
+    $('link-insert')!.click();
+    await flushPromises();
+    expect(inserted).toEqual(['You can pay the deposit of €45.50 securely here: https://pay.example/get-cc?userId=u1']);
     expect(wrapper.emitted('update:visible')).toEqual([[false]]);
   });
 
@@ -203,6 +180,129 @@ describe('the link dialog', () => {
     button.click();
     await flushPromises();
     expect($<HTMLInputElement>('link-order_id')!.value).toBe('IK-250101-ABCD');
+  });
+});
+
+describe('the link dialog, as the owner goes back and forth', () => {
+  it('a refusal about fields alone is no banner, even once every field it named is edited', async () => {
+    const refusal = { code: '400', message: 'order_id : duplicate', fields: { order_id: 'duplicate' } };
+    linkCore(() => ({ link: paymentLink({ id: 9, status: 'draft', url: null }), error: refusal }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    expect($('link-order_id-error')?.textContent).toContain('duplicate');
+    expect($('link-problem')).toBeNull();
+    await type('link-order_id', 'IK-OTHER-1');
+    expect($('link-order_id-error')).toBeNull();
+    expect($('link-problem')).toBeNull();
+  });
+
+  it('a refusal that names no field says its message above the form', async () => {
+    const refusal = { code: '400', message: 'The partner account is not active.' };
+    linkCore(() => ({ link: paymentLink({ id: 9, status: 'draft', url: null }), error: refusal }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    expect($('link-problem')?.textContent).toContain('The partner account is not active.');
+  });
+
+  it('what was typed as a card link is kept when the owner switches to a widget link and closes', async () => {
+    const calls = linkCore();
+    const wrapper = mountIt(LinkDialog, { visible: false });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '12.5');
+    await type('link-customer_email', 'anna@example.com');
+    byText('Card details for a booking', $('link-kind')!)!.click();
+    await flushPromises();
+    expect($('link-amount')).toBeNull();
+    await wrapper.setProps({ visible: false });
+    await flushPromises();
+    const saves = calls.filter((c) => c.method === 'payments.saveDraft');
+    expect(saves).toHaveLength(1);
+    expect(saves[0]!.args).toMatchObject({
+      kind: 'widget',
+      typed: { amount: '12.5', customer_email: 'anna@example.com', is_button: false },
+    });
+  });
+
+  it('closed and opened again before the draft was kept: the new form is not tied to that draft', async () => {
+    const creates: unknown[] = [];
+    const core = installFakeApi({
+      'payments.list': () => ok(paymentsView()),
+      'payments.proposeOrderId': () => ok({ orderId: 'IK-250101-ABCD' }),
+      'payments.createLink': (args: never) => (creates.push(args), ok({ link: paymentLink({ id: 30 }), error: null })),
+      'payments.qr': () => ok({ url: 'https://pay.example/x', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' }),
+    });
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '12.5');
+    await wrapper.setProps({ visible: false });
+    await flushPromises();
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect($<HTMLInputElement>('link-amount')!.value).toBe('');
+    // The first form's draft is kept only now.
+    core.pending('payments.saveDraft')[0]!.answer(ok(paymentLink({ id: 20, status: 'draft' })));
+    await flushPromises();
+    await type('link-amount', '99');
+    await click('link-create');
+    expect(creates).toHaveLength(1);
+    expect(creates[0]).toMatchObject({ amount: '99' });
+    expect(creates[0]).not.toHaveProperty('draftId');
+  });
+
+  it('an order id proposed late never replaces the one the owner typed; New replaces it when asked', async () => {
+    const core = installFakeApi({
+      'payments.list': () => ok(paymentsView()),
+      'payments.saveDraft': () => ok(paymentLink({ id: 20, status: 'draft' })),
+    });
+    const wrapper = mountIt(LinkDialog, { visible: false });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    // Each opening reads the accounts again.
+    expect(core.pending('payments.proposeOrderId')).toHaveLength(1);
+    await type('link-order_id', 'MY-ORDER-1');
+    core.pending('payments.proposeOrderId')[0]!.answer(ok({ orderId: 'IK-250101-LATE' }));
+    await flushPromises();
+    expect($<HTMLInputElement>('link-order_id')!.value).toBe('MY-ORDER-1');
+
+    await click('link-new-order');
+    core.pending('payments.proposeOrderId')[0]!.answer(ok({ orderId: 'IK-250101-NEW1' }));
+    await flushPromises();
+    expect($<HTMLInputElement>('link-order_id')!.value).toBe('IK-250101-NEW1');
+  });
+
+  it('reads the accounts again each time it opens', async () => {
+    let lists = 0;
+    installFakeApi({
+      'payments.list': () => (lists++, ok(paymentsView())),
+      'payments.proposeOrderId': () => ok({ orderId: 'IK-250101-ABCD' }),
+    });
+    const wrapper = mountIt(LinkDialog, { visible: false });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await wrapper.setProps({ visible: false });
+    await flushPromises();
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect(lists).toBe(2);
+  });
+
+  it('offers Insert into reply only where a listener puts it in, for a link of a conversation', async () => {
+    linkCore(() => ({ link: paymentLink({ threadId: 4 }), error: null }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    expect($('link-result')).not.toBeNull();
+    expect($('link-insert')).toBeNull();
   });
 });
 

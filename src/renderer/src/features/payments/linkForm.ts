@@ -57,7 +57,8 @@ export function emptyForm(context: LinkContext = {}): LinkForm {
   };
 }
 
-const CARD_FIELDS = [
+/** Every text field of both kinds: what the owner typed in one kind is kept when they switch to the other. */
+const TEXT_FIELDS = [
   'amount',
   'currency_code',
   'order_id',
@@ -68,12 +69,13 @@ const CARD_FIELDS = [
   'return_url',
   'booking_id',
 ] as const;
-const WIDGET_FIELDS = ['booking_id', 'forWhom'] as const;
 
-/** What a draft keeps: the kind's fields, as typed. */
-export function toTyped(kind: PaymentKind, form: LinkForm): TypedLink {
-  if (kind === 'widget') return { booking_id: form.booking_id, forWhom: form.forWhom, is_button: form.is_button };
-  return Object.fromEntries(CARD_FIELDS.map((key) => [key, form[key]]));
+/**
+ * What a draft keeps: every field of both kinds, as typed (a card link's amount typed before the owner chose a
+ * widget link stays in the draft, and comes back when they choose a card link again).
+ */
+export function toTyped(form: LinkForm): TypedLink {
+  return { ...Object.fromEntries(TEXT_FIELDS.map((key) => [key, form[key]])), is_button: form.is_button };
 }
 
 /** A ledger row back into the form: what was typed for a draft, else what the row holds. */
@@ -156,9 +158,7 @@ export function minorRule(currency: string): string | null {
   return `${currency} has ${digits} decimal${digits === 1 ? '' : 's'}, such as ${example}.`;
 }
 
-/** Whether the owner typed anything beyond what the dialog filled in itself. */
-export function typedSomething(kind: PaymentKind, form: LinkForm, start: LinkForm): boolean {
-  const keys = kind === 'widget' ? WIDGET_FIELDS : CARD_FIELDS;
-  const changed = keys.some((k) => form[k].trim() !== start[k].trim());
-  return changed || (kind === 'widget' && form.is_button !== start.is_button);
+/** Whether the owner typed anything beyond what the dialog filled in itself, in either kind's fields. */
+export function typedSomething(form: LinkForm, start: LinkForm): boolean {
+  return TEXT_FIELDS.some((k) => form[k].trim() !== start[k].trim()) || form.is_button !== start.is_button;
 }

@@ -14,7 +14,14 @@ import type {
 import type { AppError, Result } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
+import type { PartnerForm } from './PartnerFields.vue';
 import { inFilter, type LedgerFilter } from './paymentWords';
+
+/** A partner account form as the owner left it: how the account is added, and its fields as typed. */
+export interface KeptPartnerForm {
+  mode: 'create' | 'enter';
+  form: PartnerForm;
+}
 
 /** Tells an answer from the reason it failed (no answer of this store has both a code and a message). */
 export const isAppError = (value: unknown): value is AppError =>
@@ -57,9 +64,21 @@ export const usePaymentsStore = defineStore('payments', () => {
     if (result.ok) view.value = result.value;
     error.value = result.ok ? null : result.error;
   }
-  /** Loads once: a dialog opened from a conversation needs the accounts, whichever screen was seen before. */
+  /**
+   * Reads again each time a dialog (or the demo's payment row) opens: it needs the accounts as they are now,
+   * whichever screen was seen before. What is loaded stays on screen meanwhile; only a first load is waited for.
+   */
   async function ensureLoaded(): Promise<void> {
-    if (!view.value) await load();
+    const loading = load();
+    if (!view.value) await loading;
+  }
+
+  // ---- partner account forms left unsaved ---------------------------------------------------------------------
+  /** What the owner typed in a property's partner account form and did not save (kept until saved or discarded). */
+  const partnerForms = shallowRef<Record<string, KeptPartnerForm>>({});
+  function keepPartnerForm(hotelId: string, kept: KeptPartnerForm | null): void {
+    const { [hotelId]: _, ...rest } = partnerForms.value;
+    partnerForms.value = kept ? { ...rest, [hotelId]: { mode: kept.mode, form: { ...kept.form } } } : rest;
   }
 
   // ---- the open conversation's links -------------------------------------------------------------------------
@@ -181,6 +200,8 @@ export const usePaymentsStore = defineStore('payments', () => {
     partnerFor,
     load,
     ensureLoaded,
+    partnerForms,
+    keepPartnerForm,
     threadId,
     threadLinks,
     loadThread,

@@ -38,8 +38,9 @@ export function useFormErrors(
   const unplaced = computed(() => {
     if (!refusal.value) return [];
     const shown = options.fields();
+    // A refusal about fields is placed (or dropped once the owner edits them); only one without any is a banner.
+    if (Object.keys(normalizeFields(refusal.value)).length === 0) return [refusal.value.message];
     const loose = Object.entries(refused.value).filter(([field]) => !shown.includes(field));
-    if (Object.keys(refused.value).length === 0) return [refusal.value.message];
     return loose.map(([field, message]) => `${field}: ${message}`);
   });
 

@@ -52,6 +52,11 @@ export function useLinkForm() {
   const outcomeUnknown = ref(false);
   const busy = ref(false);
   const proposing = ref(false);
+  /**
+   * Which opening of the dialog this is: an answer that arrives after the dialog was closed and opened again
+   * (a draft kept, an order id proposed, a link created) belongs to the form before, and changes nothing here.
+   */
+  let generation = 0;
 
   const extra = () => ({ threadId: context.value.threadId ?? null, draftId: draftId.value });
   const partner = computed(() => payments.partnerFor(form.hotelId));
@@ -77,22 +82,26 @@ export function useLinkForm() {
   check.follow(() => ({ ...form }));
 
   /** Something typed that is not kept yet (closing keeps it as a draft). */
-  const dirty = computed(() => !created.value && typedSomething(kind.value, form, start.value));
+  const dirty = computed(() => !created.value && typedSomething(form, start.value));
 
   const rule = computed(() =>
     context.value.channel ? linkRuleFor(context.value.channel, !!context.value.hasBooking) : null,
   );
 
-  /** A fresh order id for the property (the owner may change it). */
+  /**
+   * A fresh order id for the property (the owner may change it). It goes in only if the order id still holds what
+   * it held when it was asked for: what the owner typed meanwhile stays.
+   */
   async function proposeOrder(): Promise<void> {
     if (!form.hotelId) return;
-    const hotelId = form.hotelId;
+    const { hotelId, order_id: before } = form;
+    const asked = generation;
     proposing.value = true;
     try {
       const id = await payments.proposeOrderId(hotelId);
-      if (id && hotelId === form.hotelId) fill('order_id', id);
+      if (id && asked === generation && hotelId === form.hotelId && form.order_id === before) fill('order_id', id);
     } finally {
-      proposing.value = false;
+      if (asked === generation) proposing.value = false;
     }
   }
   /** A property chosen: its account's currency, and an order id of its own, unless the owner typed them. */
@@ -119,7 +128,13 @@ export function useLinkForm() {
 
   /** A new form, from a conversation or the Payments screen; or a draft (or refused row) opened again. */
   async function open(next: { context?: LinkContext; draft?: PaymentLinkEntry | null; kind?: PaymentKind }) {
-    await payments.ensureLoaded();
+    const opening = ++generation;
+    busy.value = false;
+    proposing.value = false;
+    // The accounts as they are now (one may have been set up since): what is loaded serves meanwhile.
+    const reading = payments.load();
+    if (!payments.view) await reading;
+    if (opening !== generation) return;
     created.value = null;
     check.reset();
     const draft = next.draft ?? null;
@@ -132,6 +147,10 @@ export function useLinkForm() {
     start.value = { ...values };
     Object.assign(form, values);
     chooseProperty(values.hotelId);
+    // An account the loaded accounts did not have yet gives its currency once read.
+    void reading.then(() => {
+      if (opening === generation && form.hotelId && !form.currency_code) chooseProperty(form.hotelId);
+    });
     // After the form's own change is seen, so that the draft's reasons stay until the owner edits their fields.
     await nextTick();
     if (draft?.error) check.refuse(draft.error);
@@ -141,11 +160,14 @@ export function useLinkForm() {
   async function create(): Promise<boolean> {
     if (!check.attempt()) return false;
     busy.value = true;
+    const asked = generation;
     try {
       const answer =
         kind.value === 'card'
           ? await payments.createLink(cardInput(form, extra()))
           : await payments.createWidget(widgetInput(form, extra()));
+      // Closed and opened again meanwhile: the row is in the ledger, the new form is not about it.
+      if (asked !== generation) return false;
       if (isAppError(answer)) {
         check.refuse(answer);
         return false;
@@ -160,7 +182,7 @@ export function useLinkForm() {
       localStorage.setItem(LAST_PROPERTY_KEY, answer.link.hotelId);
       return true;
     } finally {
-      busy.value = false;
+      if (asked === generation) busy.value = false;
     }
   }
 
@@ -168,15 +190,17 @@ export function useLinkForm() {
   async function keep(): Promise<PaymentLinkEntry | AppError | null> {
     if (!dirty.value) return null;
     const typed = { ...form };
+    const asked = generation;
     const kept = await payments.saveDraft({
       ...(draftId.value ? { id: draftId.value } : {}),
       kind: kind.value,
       hotelId: form.hotelId,
       ...(context.value.threadId ? { threadId: context.value.threadId } : {}),
-      typed: toTyped(kind.value, typed),
+      typed: toTyped(typed),
     });
-    // The dialog may stay open (the window was only hidden): the next save or creation is this same draft.
-    if (!isAppError(kept)) {
+    // The dialog may stay open (the window was only hidden): the next save or creation is this same draft. Opened
+    // again meanwhile, the form is another one (a new link, or another draft) and stays as it is.
+    if (!isAppError(kept) && asked === generation) {
       draftId.value = kept.id;
       start.value = typed;
     }
