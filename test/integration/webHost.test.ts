@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost, type RunningWebHost } from '../../src/main/hosts/web/webHost';
+import { startWebHostWithSession, webSessionFile } from '../../src/main/hosts/web/webSession';
 import { startTestCore } from '../support/core';
 
 const TOKEN = 'test-session-token-0123456789';
@@ -134,5 +135,119 @@ describe('browser-mode web host over real loopback HTTP', () => {
     await call('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
     expect(await message).toMatchObject({ event: 'connection.changed', payload: { active: 'demo' } });
     socket.close();
+  });
+});
+
+describe('browser mode keeps its port and session token per install', () => {
+  let ctx: Awaited<ReturnType<typeof startTestCore>>;
+  let rendererDir: string;
+  const running: RunningWebHost[] = [];
+
+  beforeEach(async () => {
+    ctx = await startTestCore();
+    rendererDir = join(ctx.dataDir, 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Innkeeper</title>');
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((web) => web.close()));
+    await ctx.stop();
+  });
+
+  const start = async (port = 0) => {
+    const web = await startWebHostWithSession({ core: ctx.core, rendererDir, port, dataDir: ctx.dataDir });
+    running.push(web);
+    return web;
+  };
+  const stop = async (web: RunningWebHost) => {
+    running.splice(running.indexOf(web), 1);
+    await web.close();
+  };
+  const callWith = (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/api/call/app.info`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+  const openSocket = (port: number, token: string) =>
+    new Promise<'open' | number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events?token=${token}`, {
+        origin: `http://127.0.0.1:${port}`,
+      });
+      socket.on('error', () => undefined);
+      socket.on('open', () => {
+        socket.close();
+        resolve('open');
+      });
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    });
+
+  it('writes the token and the port to an owner-only file in the data folder', async () => {
+    const web = await start();
+    const file = webSessionFile(ctx.dataDir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { token: string; port: number };
+    expect(kept.port).toBe(web.port);
+    expect(kept.token.length).toBeGreaterThanOrEqual(43);
+    expect(web.url).toBe(`http://127.0.0.1:${web.port}/?session=${kept.token}`);
+  });
+
+  it('after a restart listens on the same port with the same token, so the old session link keeps working', async () => {
+    const first = await start();
+    const token = new URL(first.url).searchParams.get('session')!;
+    await stop(first);
+    await expect(callWith(first.port, token)).rejects.toThrow();
+
+    const second = await start();
+    expect(second.port).toBe(first.port);
+    expect(second.url).toBe(first.url);
+    expect(await (await callWith(second.port, token)).json()).toMatchObject({ ok: true, value: { host: 'browser' } });
+    expect(await openSocket(second.port, token)).toBe('open');
+    // The token is still required for every call and the socket.
+    expect((await callWith(second.port, 'x'.repeat(43))).status).toBe(401);
+    expect(await openSocket(second.port, 'x'.repeat(43))).toBe(401);
+  });
+
+  it('makes a loosened session file owner-only again, and replaces one that holds no valid token', async () => {
+    const first = await start();
+    const token = new URL(first.url).searchParams.get('session')!;
+    await stop(first);
+    const file = webSessionFile(ctx.dataDir);
+    chmodSync(file, 0o644);
+    await stop(await start());
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    writeFileSync(file, '{"token":"short","port":1}', { mode: 0o644 });
+    const renewed = await start();
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { token: string };
+    expect(kept.token).not.toBe('short');
+    expect(kept.token).not.toBe(token);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await callWith(renewed.port, 'short')).status).toBe(401);
+  });
+
+  it('takes a free port when the kept one is in use now, and keeps that one for next time', async () => {
+    const first = await start();
+    await stop(first);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(first.port, '127.0.0.1', resolve));
+    try {
+      const second = await start();
+      expect(second.port).not.toBe(first.port);
+      expect(JSON.parse(readFileSync(webSessionFile(ctx.dataDir), 'utf8'))).toMatchObject({ port: second.port });
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('refuses a port asked for explicitly that is in use, naming the setting', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as { port: number }).port;
+    try {
+      await expect(start(port)).rejects.toThrow(/INNKEEPER_WEB_PORT/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 });

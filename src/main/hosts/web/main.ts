@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoInfoFile } from '../../demo/demoProvider';
@@ -6,7 +5,7 @@ import { startCoreWithDemo } from '../../demo/startCore';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
 import { createConfSettingsStore } from '../../config/settingsStore';
-import { startWebHost } from './webHost';
+import { startWebHostWithSession } from './webSession';
 import { errorText } from '../../../shared/result';
 
 /** `npm run web`: the core under plain Node, served to a browser on 127.0.0.1. */
@@ -25,11 +24,12 @@ async function main(): Promise<void> {
     demoRun: { deliveries: config.demoDeliveries },
     pushEnv: config.push,
   });
-  const web = await startWebHost({
+  // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.
+  const web = await startWebHostWithSession({
     core,
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     port: config.webPort,
-    token: randomBytes(24).toString('base64url'),
+    dataDir: config.dataDir,
   });
   console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
   console.log(`Data folder: ${config.dataDir}`);

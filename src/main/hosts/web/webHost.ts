@@ -12,7 +12,7 @@ export interface WebHostOptions {
   /** The built renderer (index.html and assets). */
   rendererDir: string;
   port: number;
-  /** The per-run session token every call and the event socket must present. */
+  /** The session token every call and the event socket must present (kept per install: webSession.ts). */
   token: string;
 }
 
@@ -110,8 +110,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   } catch (error) {
     await app.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(
-        `Port ${options.port} on 127.0.0.1 is already in use; set INNKEEPER_WEB_PORT to a free port (or 0).`,
+      throw Object.assign(
+        new Error(`Port ${options.port} on 127.0.0.1 is already in use; set INNKEEPER_WEB_PORT to a free port (or 0).`),
+        { code: 'EADDRINUSE' },
       );
     }
     throw error;
