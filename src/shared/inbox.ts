@@ -163,17 +163,32 @@ export const reviewQuerySchema = z
   .object({ search: z.string().trim().max(200, 'At most 200 characters.').optional() })
   .strict();
 
+/** The longest reply Innkeeper sends (Su's message and review reply fields take at most this many characters). */
+export const REPLY_MAX_LENGTH = 5000;
+/**
+ * The longest draft kept: far beyond what can be sent, so a long paste is never lost (the composer says it is too
+ * long to send); bounded so that one call stays under the contract's size limit.
+ */
+export const DRAFT_MAX_LENGTH = 100_000;
+
 /** The text of a reply: what the composer sends. */
-export const replyBodySchema = z.string().trim().min(1, 'Write a reply first.').max(5000, 'At most 5000 characters.');
+export const replyBodySchema = z
+  .string()
+  .trim()
+  .min(1, 'Write a reply first.')
+  .max(REPLY_MAX_LENGTH, `At most ${REPLY_MAX_LENGTH} characters.`);
+const draftBodySchema = z
+  .string()
+  .max(DRAFT_MAX_LENGTH, `A draft can keep at most ${DRAFT_MAX_LENGTH.toLocaleString('en')} characters.`);
 export const sendReplySchema = z.object({ threadId: z.number().int().positive(), body: replyBodySchema }).strict();
 export const reviewReplyArgsSchema = z
   .object({ reviewId: z.number().int().positive(), body: replyBodySchema })
   .strict();
 export const draftSchema = z
-  .object({ threadId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
+  .object({ threadId: z.number().int().positive(), body: draftBodySchema })
   .strict();
 export const reviewDraftSchema = z
-  .object({ reviewId: z.number().int().positive(), body: z.string().max(5000, 'At most 5000 characters.') })
+  .object({ reviewId: z.number().int().positive(), body: draftBodySchema })
   .strict();
 
 const LINK = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(?:com|net|org|io|co|info|biz)\b(?:\/\S*)?/i;
