@@ -52,10 +52,16 @@ type ReviewRow = {
   received_at: number;
   unread: number;
   replies: number;
+  refused: number;
 };
 
+// A refused reply (failed, and known not to have arrived) is counted apart from the replies that went out.
+const REFUSED = `o.state = 'failed' AND coalesce(json_extract(o.last_error, '$.outcomeUnknown'), 0) = 0`;
 const REVIEW_SELECT = `SELECT r.*, (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
-                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded') AS replies
+                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded'
+                          AND NOT coalesce(${REFUSED}, 0)) AS replies,
+                       (SELECT count(*) FROM review_replies rr JOIN outbox o ON o.id = rr.outbox_id
+                        WHERE rr.review_id = r.id AND ${REFUSED}) AS refused
                        FROM reviews r`;
 
 /** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
@@ -104,7 +110,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       hotelId: r.hotel_id,
       receivedAt: r.received_at,
       unread: r.unread === 1,
-      reply: replyPermission({ ...review, channel: r.channel, replies: r.replies, now: now() }),
+      reply: replyPermission({ ...review, channel: r.channel, replies: r.replies, refused: r.refused, now: now() }),
       replies: (
         db
           .prepare(
