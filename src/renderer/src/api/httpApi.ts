@@ -1,5 +1,6 @@
 import { METHODS, type ContractEvents, type EventName, type InnkeeperApi, type Method } from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
+import { setCoreLink } from './link';
 
 const STORAGE_KEY = 'innkeeper.session';
 
@@ -36,6 +37,7 @@ export function createHttpApi(token: string): InnkeeperApi {
     socket.onopen = () => {
       retryMs = 500;
       root.dataset.events = 'open';
+      setCoreLink('connected');
     };
     socket.onmessage = (message) => {
       const { event, payload } = JSON.parse(String(message.data)) as { event: EventName; payload: unknown };
@@ -44,8 +46,25 @@ export function createHttpApi(token: string): InnkeeperApi {
     socket.onclose = () => {
       socket = null;
       root.dataset.events = 'closed';
-      if (listeners.size > 0) setTimeout(connect, (retryMs = Math.min(retryMs * 2, 10_000)));
+      // Unless the socket came back meanwhile (the answer would be older than the open socket).
+      void whyClosed().then((why) => socket?.readyState !== WebSocket.OPEN && setCoreLink(why));
+      // Keeps trying while anyone listens: the app may be restarting (it comes back on the same port and token).
+      if (listeners.size > 0) setTimeout(connect, (retryMs = Math.min(retryMs * 2, 5_000)));
     };
+  };
+
+  /** After the socket closed: is the app gone (`disconnected`), or does it refuse this page's token? */
+  const whyClosed = async (): Promise<'disconnected' | 'refused'> => {
+    try {
+      const response = await fetch('/api/call/app.info', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      return response.status === 401 ? 'refused' : 'disconnected';
+    } catch {
+      return 'disconnected';
+    }
   };
 
   const call = async (method: Method, args: unknown): Promise<Result<unknown>> => {
