@@ -102,6 +102,8 @@ export interface QuarantinedPush {
   id: number;
   receivedAt: number;
   reason: string;
+  /** What it looked like (a guest message, a review, a legacy Airbnb review), or null when it looked like none. */
+  kind: 'message' | 'review' | 'legacy-review' | null;
   /** The body exactly as received (possibly long). */
   body: string;
 }

@@ -145,11 +145,11 @@ export function createPushService(deps: PushServiceDeps) {
       return (
         deps.database.db
           .prepare(
-            `SELECT q.id, q.reason, l.received_at, l.body FROM quarantine q JOIN push_log l ON l.id = q.push_log_id
+            `SELECT q.id, q.reason, l.kind, l.received_at, l.body FROM quarantine q JOIN push_log l ON l.id = q.push_log_id
              WHERE q.dismissed_at IS NULL ORDER BY q.id DESC LIMIT 200`,
           )
-          .all() as { id: number; reason: string; received_at: number; body: string }[]
-      ).map((r) => ({ id: r.id, reason: r.reason, receivedAt: r.received_at, body: r.body }));
+          .all() as { id: number; reason: string; kind: QuarantinedPush['kind']; received_at: number; body: string }[]
+      ).map((r) => ({ id: r.id, reason: r.reason, kind: r.kind, receivedAt: r.received_at, body: r.body }));
     },
     /** The owner looked at it: it leaves the list (the raw push stays in the push log). */
     dismissQuarantined(id: number): void {
