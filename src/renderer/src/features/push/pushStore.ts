@@ -48,6 +48,12 @@ export const usePushStore = defineStore('push', () => {
     else quarantineError.value = result.error.message;
   }
 
+  /** What is in quarantine, for a summary elsewhere (the inbox's banner); the Connection screen's list is untouched. */
+  async function peekQuarantine(): Promise<QuarantinedPush[] | null> {
+    const result = await api['push.quarantine']({});
+    return result.ok ? result.value : null;
+  }
+
   /** The list closes with the screen that showed it: the next visit starts from the "Show them" button again. */
   function closeQuarantine() {
     quarantine.value = null;
@@ -64,6 +70,7 @@ export const usePushStore = defineStore('push', () => {
     quarantine,
     quarantineError,
     showQuarantine,
+    peekQuarantine,
     dismissQuarantined,
     closeQuarantine,
   };
