@@ -7,12 +7,39 @@ export const TEMPLATE_VARIABLES = {
   check_in: 'the check-in date',
   check_out: 'the check-out date',
   listing_name: 'the listing name',
+  booking_number: 'the booking number (Airbnb: the confirmation code)',
 } as const;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 
 /**
+ * Which variables a conversation on each channel can fill, from what the channel's pushes carry: an Airbnb
+ * message brings the guest (`user_details`) and, once booked, the stay (`booking_details`: dates, listing,
+ * confirmation code); a Booking.com or Expedia message brings only its booking id.
+ */
+export const CHANNEL_VARIABLES: Record<'244' | '19' | '9', readonly TemplateVariable[]> = {
+  '244': ['guest_first_name', 'check_in', 'check_out', 'listing_name', 'booking_number'],
+  '19': ['booking_number'],
+  '9': ['booking_number'],
+};
+
+/** Any {{…}} left in a text, as written, each once (a variable or not: nothing in double braces goes to a guest). */
+export function unfilledPlaceholders(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{\{[^{}]*\}\}/g)].map((m) => m[0].replace(/\s+/g, '')))];
+}
+
+/** The sentence for a text that still holds placeholders, naming them; null when it holds none. */
+export function placeholderProblem(text: string): string | null {
+  const left = unfilledPlaceholders(text);
+  if (!left.length) return null;
+  const names = left.join(', ');
+  return left.length === 1
+    ? `Replace ${names} with the real value before sending: this conversation does not say what it is.`
+    : `Replace ${names} with the real values before sending: this conversation does not say what they are.`;
+}
+
+/**
  * Fills a saved reply for one thread. A variable the thread does not know is left visible as {{name}}, so the
- * owner sees what to fill in by hand rather than sending a blank.
+ * owner sees what to fill in by hand; the composer and the core refuse to send a text that still holds one.
  */
 export function fillTemplate(body: string, values: Partial<Record<TemplateVariable, string | null>>): string {
   return body.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => {

@@ -9,7 +9,10 @@ import type { CurrentReviewDetail, LegacyReviewDetail } from '../../shared/inbox
 export function replyPermission(
   review: ({ kind: 'current'; detail: CurrentReviewDetail } | { kind: 'legacy'; detail: LegacyReviewDetail }) & {
     channel: string;
+    /** Replies that went out or are on their way (or may have arrived): not the refused, not the discarded. */
     replies: number;
+    /** Replies the provider refused that the owner has not discarded yet. */
+    refused?: number;
     now: number;
   },
 ): { allowed: true } | { allowed: false; reason: string } {
@@ -21,6 +24,14 @@ export function replyPermission(
       return {
         allowed: false,
         reason: 'Booking.com allows one reply per review, and it cannot be edited; you have replied already.',
+      };
+    }
+    // A refused reply is not a reply: the owner edits, retries or discards it below (a second one would be refused).
+    if (review.channel === '19' && (review.refused ?? 0) > 0) {
+      return {
+        allowed: false,
+        reason:
+          'Your reply was not published: see below why, and what you can do. Booking.com takes one reply per review.',
       };
     }
     if (review.channel === '19' && !d.title && !d.positive && !d.negative) {

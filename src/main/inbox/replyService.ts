@@ -7,6 +7,7 @@ import {
   type MessageReply,
   type ReviewReply,
 } from '../../shared/su/messaging';
+import { placeholderProblem } from '../../shared/savedReplies';
 import { validationError } from '../../shared/validation';
 import type { Database } from '../db/database';
 import { entityKey } from '../outbox/entityKeys';
@@ -28,6 +29,15 @@ function checked<T>(
     error.message = `This conversation cannot be answered from Innkeeper: ${error.message} The provider's push did not include it.`;
   }
   throw new AppFailure(error);
+}
+
+/**
+ * A text that still holds a {{placeholder}} (a saved reply the conversation could not fill) never goes out: it is
+ * refused before anything is written or queued, naming the placeholder, for the composer's `body` field.
+ */
+function refuseUnfilled(body: string): void {
+  const problem = placeholderProblem(body);
+  if (problem) throw new AppFailure({ code: ErrorCode.Validation, message: problem, field: 'body', retryable: false });
 }
 
 /**
@@ -115,6 +125,7 @@ export function createReplyService(deps: {
   return {
     /** Writes the owner's reply into the thread and queues it; the draft is cleared in the same commit. */
     sendReply(threadId: number, body: string): { messageId: number; outboxId: number } {
+      refuseUnfilled(body);
       const payload = messagePayload(threadId, body);
       const at = now();
       return database.transaction(() => {
@@ -140,6 +151,7 @@ export function createReplyService(deps: {
      * reply — and sends it again if it had stopped. The local copy and its search entry change with it.
      */
     editReply(outboxId: number, body: string): void {
+      refuseUnfilled(body);
       const message = db.prepare('SELECT id, thread_id FROM messages WHERE outbox_id = ?').get(outboxId) as
         { id: number; thread_id: number } | undefined;
       const reviewReply = message
@@ -168,6 +180,7 @@ export function createReplyService(deps: {
     /** Queues a reply to a review, once the channel's rules allow it. */
     replyToReview(reviewId: number, body: string): { outboxId: number } {
       // Checked before the transaction: nothing is written for a reply the provider or the channel would refuse.
+      refuseUnfilled(body);
       const { review, kind, payload } = reviewPayload(reviewId, body);
       if (!review.reply.allowed) {
         throw new AppFailure({

@@ -42,3 +42,34 @@ export function blockedFlags(deliveries: (Delivery | null)[]): boolean[] {
     return blocked;
   });
 }
+
+/**
+ * Su's refusals that the same request will meet again, whatever the owner retries or edits: the property is
+ * inactive (947), Su does not know its hotel code (558), or it is not mapped to the channel (573). For these the
+ * owner is told what to do instead of being offered a Retry that fails again.
+ */
+export function deadEnd(error: Delivery['error'], channelName: string): { what: string; instead: string[] } | null {
+  const extranet = `Reply from the ${channelName} extranet (or app) instead, then discard this copy here.`;
+  switch (error?.providerCode) {
+    case '947':
+      return {
+        what: 'Su refuses replies for this property because it is inactive.',
+        instead: [
+          extranet,
+          'Or reactivate the property with Su (your Su account manager or support can do it), then write the reply here again.',
+        ],
+      };
+    case '558':
+      return {
+        what: 'Su does not know this property’s hotel code, so it cannot pass the reply on.',
+        instead: [extranet, 'Check with Su that the property still exists under this code in your Su account.'],
+      };
+    case '573':
+      return {
+        what: `This property is not mapped to ${channelName} at Su, so the reply has nowhere to go.`,
+        instead: [extranet, `Or map the property to ${channelName} in Su, then write the reply here again.`],
+      };
+    default:
+      return null;
+  }
+}
