@@ -9,7 +9,12 @@ export const threadQuerySchema = z
     channel: z.enum(MESSAGING_CHANNELS).optional(),
     unreadOnly: z.boolean().optional(),
     needsReplyOnly: z.boolean().optional(),
-    /** Full-text search over messages; threads with a matching message are listed. */
+    /** The property (its hotel id) the conversations are about. */
+    hotelId: z.string().trim().min(1, 'Choose a property.').max(20, 'A hotel id has at most 20 characters.').optional(),
+    /**
+     * Search: each word must be found in the thread's messages (full text, as a prefix), or in what the thread is
+     * about (guest name, booking number, Airbnb confirmation code, listing, property name or hotel id).
+     */
     search: z.string().trim().max(200, 'At most 200 characters.').optional(),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(100),
@@ -22,7 +27,13 @@ export interface ThreadSummary {
   id: number;
   channel: string;
   channelName: string;
+  /** The guest's first name when a channel sent it. */
   guestName: string | null;
+  /** Who the conversation is with, by what is known: the first name, else the booking number ("Booking 4012345678"). */
+  guestLabel: string;
+  /** The property: its hotel id, and its name as set up under Rates (else the hotel id); null when not known. */
+  hotelId: string | null;
+  propertyName: string | null;
   listingName: string | null;
   preview: string | null;
   lastMessageAt: number | null;
@@ -30,6 +41,10 @@ export interface ThreadSummary {
   needsReply: boolean;
   checkIn: string | null;
   checkOut: string | null;
+  /** The owner marked it done: it needs no reply until the guest writes again. */
+  done: boolean;
+  /** Unsent reply text is kept for it. */
+  hasDraft: boolean;
 }
 
 export interface ThreadPage {
@@ -88,6 +103,8 @@ export interface ThreadDetail extends ThreadSummary {
   bookingFlag: string | null;
   guest: GuestInfo | null;
   booking: BookingInfo | null;
+  /** The payout's currency (ISO 4217), from the property's setup or payment account; null when not known. */
+  payoutCurrency: string | null;
   messages: ThreadMessage[];
   /** What the owner was typing, saved as they typed. */
   draft: string | null;
@@ -141,6 +158,14 @@ interface ReviewItemBase {
   channelName: string;
   providerReviewId: string;
   hotelId: string | null;
+  /** The property's name as set up under Rates, else the hotel id. */
+  propertyName: string | null;
+  /** Who wrote it, by what is known: the guest's first name, else the booking number; null when nothing is. */
+  guestLabel: string | null;
+  /** The overall score on a 0–10 scale (Airbnb's stars count double); null without one. */
+  overallScore: number | null;
+  /** A reply is allowed and none was written. */
+  needsReply: boolean;
   receivedAt: number;
   unread: boolean;
   /** Whether a reply is allowed, and if not, why (shown next to the reply box). */
@@ -159,9 +184,32 @@ export interface InboxCounts {
 }
 
 /** Filters of the review list. */
+export const REVIEW_SCORE_BANDS = ['low', 'mid', 'high'] as const;
+export type ReviewScoreBand = (typeof REVIEW_SCORE_BANDS)[number];
+/** The bands on the 0–10 scale: low below 6, mid 6 to below 8, high 8 and above. */
+export function scoreBand(score: number | null): ReviewScoreBand | null {
+  if (score === null) return null;
+  return score < 6 ? 'low' : score < 8 ? 'mid' : 'high';
+}
+
 export const reviewQuerySchema = z
-  .object({ search: z.string().trim().max(200, 'At most 200 characters.').optional() })
+  .object({
+    /** Review texts (full text), guest names, booking numbers, property names and hotel ids. */
+    search: z.string().trim().max(200, 'At most 200 characters.').optional(),
+    hotelId: z.string().trim().min(1, 'Choose a property.').max(20, 'A hotel id has at most 20 characters.').optional(),
+    channel: z.enum(MESSAGING_CHANNELS, { message: 'Choose Airbnb, Booking.com or Expedia.' }).optional(),
+    unreadOnly: z.boolean().optional(),
+    needsReplyOnly: z.boolean().optional(),
+    score: z.enum(REVIEW_SCORE_BANDS, { message: 'Choose low, mid or high.' }).optional(),
+  })
   .strict();
+export type ReviewQuery = z.input<typeof reviewQuerySchema>;
+
+/** A property the inbox has conversations or reviews for, with its name as set up under Rates. */
+export interface InboxProperty {
+  hotelId: string;
+  name: string;
+}
 
 /** The longest reply Innkeeper sends (Su's message and review reply fields take at most this many characters). */
 export const REPLY_MAX_LENGTH = 5000;
@@ -231,6 +279,9 @@ export const inboxMethods = {
   'inbox.threads': threadQuerySchema,
   'inbox.thread': idArgSchema,
   'inbox.markThreadRead': idArgSchema,
+  'inbox.markThreadUnread': idArgSchema,
+  'inbox.markThreadDone': idArgSchema,
+  'inbox.properties': noArgs,
   'inbox.reviews': reviewQuerySchema,
   'inbox.markReviewRead': idArgSchema,
   'inbox.counts': noArgs,
@@ -244,6 +295,9 @@ export interface InboxResults {
   'inbox.threads': ThreadPage;
   'inbox.thread': ThreadDetail;
   'inbox.markThreadRead': InboxCounts;
+  'inbox.markThreadUnread': InboxCounts;
+  'inbox.markThreadDone': InboxCounts;
+  'inbox.properties': InboxProperty[];
   'inbox.reviews': ReviewItem[];
   'inbox.markReviewRead': InboxCounts;
   'inbox.counts': InboxCounts;

@@ -1,3 +1,4 @@
+import { INBOX_TRIAGE_MIGRATION } from '../inbox/migration';
 import { PAYMENTS_MIGRATION } from '../payments/migration';
 
 /** One schema step. Versions are consecutive; a released migration is never edited, only followed. */
@@ -423,4 +424,5 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   PAYMENTS_MIGRATION,
+  INBOX_TRIAGE_MIGRATION,
 ];

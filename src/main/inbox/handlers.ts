@@ -1,4 +1,4 @@
-import { threadQuerySchema } from '../../shared/inbox';
+import { reviewQuerySchema, threadQuerySchema } from '../../shared/inbox';
 import type { HandlerSlice } from '../gateway/dispatcher';
 import type { InboxQueries } from './inboxQueries';
 import type { InboxNews } from './news';
@@ -18,7 +18,16 @@ export function inboxHandlers(deps: {
       inbox.markThreadRead(args.id);
       return news.changed(args.id, null);
     },
-    'inbox.reviews': (args) => inbox.reviews(args.search),
+    'inbox.markThreadUnread': (args) => {
+      inbox.markThreadUnread(args.id);
+      return news.changed(args.id, null);
+    },
+    'inbox.markThreadDone': (args) => {
+      inbox.markThreadDone(args.id);
+      return news.changed(args.id, null);
+    },
+    'inbox.properties': () => inbox.properties(),
+    'inbox.reviews': (args) => inbox.reviews(reviewQuerySchema.parse(args)),
     'inbox.markReviewRead': (args) => {
       inbox.markReviewRead(args.id);
       return news.changed(null, args.id);

@@ -1,19 +1,17 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { z } from 'zod';
 import { channelName } from '../../shared/channels';
 import type {
-  CurrentReviewDetail,
-  Delivery,
   InboxCounts,
-  LegacyReviewDetail,
-  ReviewItem,
+  InboxProperty,
   ThreadDetail,
   ThreadPage,
   ThreadSummary,
+  threadQuerySchema,
 } from '../../shared/inbox';
-import type { z } from 'zod';
-import type { threadQuerySchema } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
-import { replyPermission } from './replyRules';
+import { ftsTerm, propertyNameSql, searchWords, threadSearch } from './inboxSearch';
+import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
 type ThreadRow = {
   id: number;
@@ -30,59 +28,67 @@ type ThreadRow = {
   last_preview: string | null;
   unread: number;
   needs_reply: number;
+  done_through: number | null;
+  property_name: string | null;
+  has_draft: number;
 };
 
-type DeliveryRow = { outbox_id: number | null; state: Delivery['state'] | null; last_error: string | null };
-const delivery = (row: DeliveryRow): Delivery | null =>
-  row.outbox_id === null || row.state === null
-    ? null
-    : {
-        outboxId: row.outbox_id,
-        state: row.state,
-        error: row.last_error ? (JSON.parse(row.last_error) as Delivery['error']) : null,
-      };
-
-type ReviewRow = {
-  id: number;
-  kind: 'current' | 'legacy';
-  channel: string;
-  provider_review_id: string;
-  hotel_id: string | null;
-  detail: string;
-  received_at: number;
-  unread: number;
-  replies: number;
-  refused: number;
-};
-
-// A refused reply (failed, and known not to have arrived) is counted apart from the replies that went out.
-const REFUSED = `o.state = 'failed' AND coalesce(json_extract(o.last_error, '$.outcomeUnknown'), 0) = 0`;
-const REVIEW_SELECT = `SELECT r.*, (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
-                        WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded'
-                          AND NOT coalesce(${REFUSED}, 0)) AS replies,
-                       (SELECT count(*) FROM review_replies rr JOIN outbox o ON o.id = rr.outbox_id
-                        WHERE rr.review_id = r.id AND ${REFUSED}) AS refused
-                       FROM reviews r`;
+const THREAD_SELECT = `SELECT t.*, ${propertyNameSql('t.hotel_id')} AS property_name,
+                         EXISTS (SELECT 1 FROM drafts d WHERE d.thread_id = t.id AND trim(d.body) <> '') AS has_draft
+                       FROM threads t`;
 
 /** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
 export function ftsQuery(text: string): string {
-  return text
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => `"${w.replace(/"/g, '""')}"*`)
-    .join(' ');
+  return searchWords(text).map(ftsTerm).join(' ');
+}
+
+const named = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * Who a conversation is with, by what is known: the first name; else the booking number (Booking.com and Expedia
+ * send no name) or Airbnb's confirmation code; an Airbnb enquiry without a name is an enquiry.
+ */
+export function guestLabel(t: {
+  channel: string;
+  firstName: string | null;
+  bookingId: string | null;
+  bookingFlag: string | null;
+  confirmationCode: string | null;
+}): string {
+  const name = named(t.firstName);
+  if (name) return name;
+  const booking =
+    t.channel === '244'
+      ? (named(t.confirmationCode) ?? (t.bookingFlag === 'B' ? named(t.bookingId) : null))
+      : named(t.bookingId);
+  if (booking) return `Booking ${booking}`;
+  return t.channel === '244' && t.bookingFlag === 'T' ? 'Enquiry' : 'Guest';
 }
 
 function summary(row: ThreadRow): ThreadSummary {
   const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
   const booking = row.booking
-    ? (JSON.parse(row.booking) as { checkIn?: string; checkOut?: string; listingName?: string })
+    ? (JSON.parse(row.booking) as {
+        checkIn?: string;
+        checkOut?: string;
+        listingName?: string;
+        confirmationCode?: string | null;
+      })
     : null;
   return {
     id: row.id,
     channel: row.channel,
     channelName: channelName(row.channel),
     guestName: guest?.firstName ?? null,
+    guestLabel: guestLabel({
+      channel: row.channel,
+      firstName: guest?.firstName ?? null,
+      bookingId: row.booking_id,
+      bookingFlag: row.booking_flag,
+      confirmationCode: booking?.confirmationCode ?? null,
+    }),
+    hotelId: row.hotel_id,
+    propertyName: row.property_name ?? row.hotel_id,
     listingName: booking?.listingName ?? null,
     preview: row.last_preview,
     lastMessageAt: row.last_message_at,
@@ -90,42 +96,39 @@ function summary(row: ThreadRow): ThreadSummary {
     needsReply: row.needs_reply === 1,
     checkIn: booking?.checkIn ?? null,
     checkOut: booking?.checkOut ?? null,
+    done: row.done_through !== null && row.needs_reply === 0,
+    hasDraft: row.has_draft === 1,
   };
 }
 
-/** Read side of the inbox: pages of threads, one thread, reviews, counts, read state. */
+const notFound = () =>
+  new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
+
+/** Read side of the inbox: pages of threads, one thread, reviews, counts, read state and triage. */
 export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
-  const reviewItem = (r: ReviewRow): ReviewItem => {
-    // The stored JSON is what storeReview wrote for the row's kind.
-    const review =
-      r.kind === 'current'
-        ? { kind: r.kind, detail: JSON.parse(r.detail) as CurrentReviewDetail }
-        : { kind: r.kind, detail: JSON.parse(r.detail) as LegacyReviewDetail };
-    return {
-      id: r.id,
-      ...review,
-      channel: r.channel,
-      channelName: channelName(r.channel),
-      providerReviewId: r.provider_review_id,
-      hotelId: r.hotel_id,
-      receivedAt: r.received_at,
-      unread: r.unread === 1,
-      reply: replyPermission({ ...review, channel: r.channel, replies: r.replies, refused: r.refused, now: now() }),
-      replies: (
-        db
-          .prepare(
-            `SELECT rr.id, rr.body, rr.created_at, rr.outbox_id, o.state, o.last_error
-             FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id WHERE rr.review_id = ? ORDER BY rr.id`,
-          )
-          .all(r.id) as ({ id: number; body: string; created_at: number } & DeliveryRow)[]
-      ).map((rr) => ({ id: rr.id, body: rr.body, createdAt: rr.created_at, delivery: delivery(rr) })),
-      draft:
-        (db.prepare('SELECT body FROM review_drafts WHERE review_id = ?').get(r.id) as { body: string } | undefined)
-          ?.body ?? null,
-    };
+  const reviews = createReviewQueries(db, now);
+
+  /** The payout's currency: the property's as set up under Rates, else its payment account's. */
+  const payoutCurrency = (hotelId: string | null): string | null => {
+    if (!hotelId) return null;
+    const row = db
+      .prepare(
+        `SELECT coalesce(
+           (SELECT json_extract(setup, '$.currency') FROM rate_setups WHERE hotel_id = ?),
+           (SELECT currency FROM payment_partners WHERE hotel_id = ? ORDER BY updated_at DESC LIMIT 1)) AS currency`,
+      )
+      .get(hotelId, hotelId) as { currency: unknown } | undefined;
+    const code = typeof row?.currency === 'string' ? row.currency.trim().toUpperCase() : '';
+    return /^[A-Z]{3}$/.test(code) ? code : null;
+  };
+
+  const setThread = (sql: string, ...params: SQLInputValue[]) => {
+    if (db.prepare(sql).run(...params).changes === 0) throw notFound();
   };
 
   return {
+    ...reviews,
+
     threads(q: z.output<typeof threadQuerySchema>): ThreadPage {
       const where: string[] = [];
       const params: SQLInputValue[] = [];
@@ -133,26 +136,28 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         where.push('t.channel = ?');
         params.push(q.channel);
       }
+      if (q.hotelId) {
+        where.push('t.hotel_id = ?');
+        params.push(q.hotelId);
+      }
       if (q.unreadOnly) where.push('t.unread > 0');
       if (q.needsReplyOnly) where.push('t.needs_reply = 1');
-      if (q.search && ftsQuery(q.search)) {
-        where.push(
-          "t.id IN (SELECT m.thread_id FROM search_index s JOIN messages m ON s.source = 'message' AND m.id = s.ref WHERE search_index MATCH ?)",
-        );
-        params.push(ftsQuery(q.search));
+      const search = q.search ? threadSearch(q.search) : null;
+      if (search) {
+        where.push(search.sql);
+        params.push(...search.params);
       }
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
       const total = (db.prepare(`SELECT count(*) AS n FROM threads t ${clause}`).get(...params) as { n: number }).n;
       const rows = db
-        .prepare(`SELECT t.* FROM threads t ${clause} ORDER BY t.last_message_at DESC, t.id DESC LIMIT ? OFFSET ?`)
+        .prepare(`${THREAD_SELECT} ${clause} ORDER BY t.last_message_at DESC, t.id DESC LIMIT ? OFFSET ?`)
         .all(...params, q.limit, q.offset) as ThreadRow[];
       return { total, offset: q.offset, threads: rows.map(summary) };
     },
 
     thread(id: number): ThreadDetail {
-      const row = db.prepare('SELECT * FROM threads WHERE id = ?').get(id) as ThreadRow | undefined;
-      if (!row)
-        throw new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
+      const row = db.prepare(`${THREAD_SELECT} WHERE t.id = ?`).get(id) as ThreadRow | undefined;
+      if (!row) throw notFound();
       const messages = db
         .prepare(
           `SELECT m.id, m.author, m.body, m.sent_at, m.attachments, m.outbox_id, o.state, o.last_error
@@ -176,6 +181,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         bookingFlag: row.booking_flag,
         guest: row.guest ? JSON.parse(row.guest) : null,
         booking: row.booking ? JSON.parse(row.booking) : null,
+        payoutCurrency: payoutCurrency(row.hotel_id),
         messages: messages.map((m) => ({
           id: m.id,
           author: m.author,
@@ -194,52 +200,60 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       };
     },
 
+    /** The properties the inbox has conversations or reviews for, by name (as set up under Rates, else the id). */
+    properties(): InboxProperty[] {
+      const rows = db
+        .prepare(
+          `SELECT h.hotel_id, ${propertyNameSql('h.hotel_id')} AS name
+           FROM (SELECT hotel_id FROM threads WHERE hotel_id IS NOT NULL
+                 UNION SELECT hotel_id FROM reviews WHERE hotel_id IS NOT NULL) h`,
+        )
+        .all() as { hotel_id: string; name: string | null }[];
+      return rows
+        .map((r) => ({ hotelId: r.hotel_id, name: r.name ?? r.hotel_id }))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.hotelId.localeCompare(b.hotelId));
+    },
+
     markThreadRead(id: number): void {
       db.prepare('UPDATE threads SET unread = 0 WHERE id = ?').run(id);
     },
 
-    /** Reviews, newest first; `search` keeps those whose text matches (FTS5, as for messages). */
-    reviews(search?: string): ReviewItem[] {
-      const match = search ? ftsQuery(search) : '';
-      const rows = db
-        .prepare(
-          `${REVIEW_SELECT}
-           ${match ? "WHERE r.id IN (SELECT ref FROM search_index WHERE source = 'review' AND search_index MATCH ?)" : ''}
-           ORDER BY received_at DESC, id DESC LIMIT 500`,
-        )
-        .all(...(match ? [match] : [])) as ReviewRow[];
-      return rows.map(reviewItem);
-    },
-
-    /** One review, however old. */
-    review(id: number): ReviewItem {
-      const row = db.prepare(`${REVIEW_SELECT} WHERE r.id = ?`).get(id) as ReviewRow | undefined;
-      if (!row) throw new AppFailure({ code: 'not_found', message: 'This review no longer exists.', retryable: false });
-      return reviewItem(row);
+    /** The owner wants to come back to it: it counts as unread again (at least one message). */
+    markThreadUnread(id: number): void {
+      setThread('UPDATE threads SET unread = max(unread, 1) WHERE id = ?', id);
     },
 
     /**
-     * Recomputes a thread's summary from what is really in it: it needs a reply while its latest message that
-     * counts is the guest's (a failed or discarded reply does not count), and the preview is that message.
+     * The owner handled it without a reply: it leaves "needs a reply" until the guest writes again (a message
+     * newer than the last one now in the thread).
      */
-    refreshThread(id: number): void {
-      const latest = db
-        .prepare(
-          `SELECT m.author, m.body FROM messages m LEFT JOIN outbox o ON o.id = m.outbox_id
-           WHERE m.thread_id = ? AND coalesce(o.state, 'sent') NOT IN ('failed', 'discarded')
-           ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`,
-        )
-        .get(id) as { author: string; body: string } | undefined;
-      if (!latest) return;
-      db.prepare('UPDATE threads SET needs_reply = ?, last_preview = ? WHERE id = ?').run(
-        latest.author === 'guest' ? 1 : 0,
-        latest.body.slice(0, 200),
+    markThreadDone(id: number): void {
+      setThread(
+        `UPDATE threads SET needs_reply = 0,
+           done_through = coalesce((SELECT max(id) FROM messages WHERE thread_id = ?), 0) WHERE id = ?`,
+        id,
         id,
       );
     },
 
-    markReviewRead(id: number): void {
-      db.prepare('UPDATE reviews SET unread = 0 WHERE id = ?').run(id);
+    /**
+     * Recomputes a thread's summary from what is really in it: it needs a reply while its latest message that
+     * counts is the guest's (a failed or discarded reply does not count) and came after the owner marked it done;
+     * the preview is that message.
+     */
+    refreshThread(id: number): void {
+      const latest = db
+        .prepare(
+          `SELECT m.id, m.author, m.body FROM messages m LEFT JOIN outbox o ON o.id = m.outbox_id
+           WHERE m.thread_id = ? AND coalesce(o.state, 'sent') NOT IN ('failed', 'discarded')
+           ORDER BY m.sent_at DESC, m.id DESC LIMIT 1`,
+        )
+        .get(id) as { id: number; author: string; body: string } | undefined;
+      if (!latest) return;
+      db.prepare(
+        `UPDATE threads SET needs_reply = CASE WHEN ? = 'guest' AND coalesce(done_through, 0) < ? THEN 1 ELSE 0 END,
+           last_preview = ? WHERE id = ?`,
+      ).run(latest.author, latest.id, latest.body.slice(0, 200), id);
     },
 
     counts(): InboxCounts {
