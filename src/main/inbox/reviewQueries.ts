@@ -35,11 +35,17 @@ type ReviewRow = {
   received_at: number;
   unread: number;
   replies: number;
+  refused: number;
 };
 
+// A refused reply (failed, and known not to have arrived) is counted apart from the replies that went out.
+const REFUSED = `o.state = 'failed' AND coalesce(json_extract(o.last_error, '$.outcomeUnknown'), 0) = 0`;
 const REVIEW_SELECT = `SELECT r.*, ${propertyNameSql('r.hotel_id')} AS property_name,
                          (SELECT count(*) FROM review_replies rr LEFT JOIN outbox o ON o.id = rr.outbox_id
-                          WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded') AS replies
+                          WHERE rr.review_id = r.id AND coalesce(o.state, 'sent') <> 'discarded'
+                            AND NOT coalesce(${REFUSED}, 0)) AS replies,
+                         (SELECT count(*) FROM review_replies rr JOIN outbox o ON o.id = rr.outbox_id
+                          WHERE rr.review_id = r.id AND ${REFUSED}) AS refused
                        FROM reviews r`;
 
 /** The most reviews one list holds (newest first). */
@@ -55,7 +61,13 @@ export function createReviewQueries(db: DatabaseSync, now: () => number) {
       r.kind === 'current'
         ? { kind: r.kind, detail: JSON.parse(r.detail) as CurrentReviewDetail }
         : { kind: r.kind, detail: JSON.parse(r.detail) as LegacyReviewDetail };
-    const reply = replyPermission({ ...review, channel: r.channel, replies: r.replies, now: now() });
+    const reply = replyPermission({
+      ...review,
+      channel: r.channel,
+      replies: r.replies,
+      refused: r.refused,
+      now: now(),
+    });
     const booking = named(review.detail.bookingId);
     const firstName =
       review.kind === 'legacy' && review.detail.reviewerRole !== 'host' ? named(review.detail.guestFirstName) : null;
@@ -70,7 +82,8 @@ export function createReviewQueries(db: DatabaseSync, now: () => number) {
       guestLabel: firstName ?? (booking ? `Booking ${booking}` : null),
       overallScore:
         review.kind === 'current' ? currentOverall(review.detail.scores) : legacyOverall(review.detail.ratings),
-      needsReply: reply.allowed && r.replies === 0,
+      // A refused reply leaves the review needing one (the owner still has to act on it).
+      needsReply: (reply.allowed || r.refused > 0) && r.replies === 0,
       receivedAt: r.received_at,
       unread: r.unread === 1,
       reply,
