@@ -1,0 +1,161 @@
+import { flushPromises } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Delivery, ThreadDetail } from '@shared/inbox';
+import { REPLY_MAX_LENGTH } from '@shared/inbox';
+import { ok } from '@shared/result';
+import FailedDelivery from '@renderer/features/inbox/replies/FailedDelivery.vue';
+import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
+import { useInboxStore } from '@renderer/features/inbox/inboxStore';
+import QuarantineBanner from '@renderer/features/push/QuarantineBanner.vue';
+import SavedRepliesMenu from '@renderer/features/savedReplies/SavedRepliesMenu.vue';
+import SavedReplyForm from '@renderer/features/savedReplies/SavedReplyForm.vue';
+import { installFakeApi } from './fakeApi';
+import { $, byText, mountIt as mountWith } from './paymentsDom';
+
+// Issue 13, points 3, 5, 6 and 7 in the renderer: what the composer holds back and says, what a dead-end refusal
+// offers, and the inbox's quarantine banner.
+let pinia: Pinia;
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+  document.body.innerHTML = '';
+});
+const mountIt = <C>(component: C, props: Record<string, unknown> = {}) => mountWith(component, pinia, props);
+
+/** A Booking.com conversation: Su's push carries only the booking id, no guest name, no dates. */
+const bookingThread = {
+  id: 7,
+  channel: '19',
+  channelName: 'Booking.com',
+  guestName: null,
+  listingName: null,
+  checkIn: null,
+  checkOut: null,
+  hotelId: 'IK-DEMO-001',
+  listingId: null,
+  bookingId: '4711223344',
+  threadRef: null,
+  guestId: null,
+  bookingFlag: null,
+  guest: null,
+  booking: null,
+  messages: [],
+  draft: null,
+} as unknown as ThreadDetail;
+
+function composerCore() {
+  const drafts: string[] = [];
+  installFakeApi({
+    'savedReplies.list': () => ok([]),
+    'inbox.saveDraft': (args: { body: string }) => (drafts.push(args.body), ok({ savedAt: 1 })),
+  });
+  return drafts;
+}
+
+async function typeReply(value: string) {
+  const field = document.querySelector<HTMLTextAreaElement>('#reply-text')!;
+  field.value = value;
+  field.dispatchEvent(new Event('input'));
+  await flushPromises();
+}
+const sendButton = () => $<HTMLButtonElement>('composer-send')!;
+
+describe('the reply composer', () => {
+  it('fills a saved reply with what a Booking.com conversation knows, names what is left and holds Send', async () => {
+    composerCore();
+    const wrapper = mountIt(ReplyComposer, { thread: bookingThread });
+    wrapper
+      .findComponent(SavedRepliesMenu)
+      .vm.$emit('insert', 'Hi {{guest_first_name}}, booking {{booking_number}}: check-in on {{check_in}}.');
+    await flushPromises();
+    const text = document.querySelector<HTMLTextAreaElement>('#reply-text')!.value;
+    expect(text).toBe('Hi {{guest_first_name}}, booking 4711223344: check-in on {{check_in}}.');
+    const said = $('reply-placeholders')!.textContent!;
+    expect(said).toContain('{{guest_first_name}}');
+    expect(said).toContain('{{check_in}}');
+    expect(sendButton().disabled).toBe(true);
+
+    await typeReply('Hi Anna, booking 4711223344: check-in on 12 March.');
+    expect($('reply-placeholders')).toBeNull();
+    expect(sendButton().disabled).toBe(false);
+  });
+
+  it('counts characters against the limit; a text too long to send is said so and still kept as the draft', async () => {
+    const drafts = composerCore();
+    const wrapper = mountIt(ReplyComposer, { thread: bookingThread });
+    await typeReply('Hello');
+    expect($('reply-counter')!.textContent).toContain(`5 / ${REPLY_MAX_LENGTH.toLocaleString()}`);
+    expect($('reply-counter')!.dataset.tone).toBe('ok');
+
+    const pasted = 'x'.repeat(26_600);
+    await typeReply(pasted);
+    expect($('reply-counter')!.dataset.tone).toBe('over');
+    expect($('reply-too-long')!.textContent).toContain('kept as your draft');
+    expect(sendButton().disabled).toBe(true);
+    wrapper.unmount(); // leaving the conversation writes the draft at once
+    await flushPromises();
+    expect(drafts.at(-1)).toBe(pasted);
+  });
+});
+
+describe('a refused reply', () => {
+  const refused = (providerCode: string): Delivery => ({
+    outboxId: 3,
+    state: 'failed',
+    error: { code: 'provider', message: 'Property is inactive', providerCode, retryable: false },
+  });
+
+  it('on an inactive property (947) offers no Retry, and says to reply from the extranet or reactivate', async () => {
+    installFakeApi();
+    mountIt(FailedDelivery, { delivery: refused('947'), channelName: 'Booking.com', editable: true });
+    expect(byText('Retry')).toBeUndefined();
+    expect(byText('Edit')).toBeUndefined();
+    expect(byText('Discard')).toBeDefined();
+    const instead = $('delivery-instead')!.textContent!;
+    expect(instead).toContain('Booking.com extranet');
+    expect(instead).toContain('reactivate');
+  });
+
+  it('for another reason keeps Retry and Edit', async () => {
+    installFakeApi();
+    mountIt(FailedDelivery, { delivery: refused('497'), channelName: 'Booking.com', editable: true });
+    expect(byText('Retry')).toBeDefined();
+    expect(byText('Edit')).toBeDefined();
+    expect($('delivery-instead')).toBeNull();
+  });
+});
+
+describe('the saved-reply editor', () => {
+  it('says which variables each channel fills', async () => {
+    installFakeApi();
+    mountIt(SavedReplyForm);
+    const booking = document.querySelector('[data-testid="channel-variables"] [data-channel="19"]')!.textContent!;
+    expect(booking).toContain('{{booking_number}}');
+    expect(booking).toMatch(/not .*\{\{guest_first_name\}\}/);
+    const airbnb = document.querySelector('[data-testid="channel-variables"] [data-channel="244"]')!.textContent!;
+    expect(airbnb).toContain('{{guest_first_name}}');
+    expect(airbnb).toContain('{{check_in}}');
+  });
+});
+
+describe('the inbox’s quarantine banner', () => {
+  it('gives the count and what the kept pushes looked like, linking to where they are listed', async () => {
+    installFakeApi({
+      'push.quarantine': () =>
+        ok([
+          { id: 2, receivedAt: 2, reason: 'Looks like a review but does not fit it', kind: 'review', body: '{}' },
+          { id: 1, receivedAt: 1, reason: 'Not a guest message or a review', kind: null, body: '{}' },
+        ]),
+    });
+    const inbox = useInboxStore();
+    mountIt(QuarantineBanner);
+    expect($('quarantine-banner')).toBeNull();
+    inbox.counts = { unreadThreads: 0, unreadReviews: 0, quarantined: 2 };
+    await flushPromises();
+    const text = $('quarantine-banner')!.textContent!;
+    expect(text).toContain('2 pushes');
+    expect(text).toContain('a guest review and something that is neither a message nor a review');
+    expect($<HTMLAnchorElement>('quarantine-banner-link')!.getAttribute('href')).toBe('/connection?show=quarantine');
+  });
+});
