@@ -4,30 +4,50 @@ import { hotelIdSchema, idSchema } from './su/common';
 
 // The owner's rooms and rate plans.
 // Su has no API that lists a property's rooms or rate plans: the owner enters the ids they use at Su (the ids must
-// already exist there) and, optionally, the base inventory and price the calendar computes channel results from.
+// already exist there) and, optionally, the base inventory and prices the calendar computes channel results from.
+
+/** The largest base figure: the same bound as a rule's value in the rule editor (and what a calendar cell fits). */
+export const MAX_BASE = 1_000_000;
 
 const baseNumber = (label: string, whole: boolean) =>
   z
     .number({ message: `${label} must be a number.` })
     .finite(`${label} must be a number.`)
     .min(0, `${label} cannot be negative.`)
+    .max(MAX_BASE, `${label} is at most 1,000,000.`)
     .refine((v) => !whole || Number.isInteger(v), `${label} is counted in whole rooms.`)
-    .nullable()
-    .default(null);
+    .refine((v) => whole || Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${label} has at most 2 decimals.`);
+
+/** Monday first, as the week prices are kept. */
+export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 export const ratePlanSetupSchema = z
   .object({
     id: idSchema('The rate plan id'),
     name: z.string().trim().max(60, 'At most 60 characters.').default(''),
-    price: baseNumber('The base price', false),
+    /** The price every day has unless the week below gives that day its own. */
+    price: baseNumber('The base price', false).nullable().default(null),
+    /** Monday … Sunday: a day's own base price, or null for the base price. Absent: the same every day. */
+    weekPrices: z
+      .array(baseNumber('The price', false).nullable())
+      .length(7, 'Give one price per day, Monday to Sunday.')
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((plan, ctx) => {
+    if (plan.price === null && plan.weekPrices?.some((p) => p !== null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['price'],
+        message: 'Give the base price too: it is the price of the days without their own.',
+      });
+  });
 
 export const roomSetupSchema = z
   .object({
     id: idSchema('The room id'),
     name: z.string().trim().max(60, 'At most 60 characters.').default(''),
-    inventory: baseNumber('The base inventory', true),
+    inventory: baseNumber('The base inventory', true).nullable().default(null),
     rates: z.array(ratePlanSetupSchema).max(20, 'At most 20 rate plans per room.').default([]),
   })
   .strict()
@@ -45,6 +65,13 @@ export const propertySetupSchema = z
   .object({
     hotelId: hotelIdSchema(20),
     name: z.string().trim().max(80, 'At most 80 characters.').default(''),
+    /** The ISO 4217 code of the prices (EUR); absent: not given, the calendar then shows bare numbers. */
+    currency: z
+      .string()
+      .trim()
+      .regex(/^[A-Z]{3}$/, 'The currency is a three-letter code, such as EUR.')
+      .refine((c) => knownCurrencies().has(c), 'The currency is not one Innkeeper knows; choose it from the list.')
+      .optional(),
     channels: z
       .array(
         z
@@ -75,6 +102,29 @@ export type PropertySetupInput = z.input<typeof propertySetupSchema>;
 export type PropertySetup = z.output<typeof propertySetupSchema>;
 export type RoomSetup = PropertySetup['rooms'][number];
 export type RatePlanSetup = RoomSetup['rates'][number];
+
+let currencies: Set<string> | null = null;
+/** Every currency code Intl knows (Node and Chromium both do). */
+export function knownCurrencies(): Set<string> {
+  return (currencies ??= new Set(Intl.supportedValuesOf('currency')));
+}
+
+/** "EUR — Euro" style names for the currency list, in the owner's language. */
+export function currencyName(code: string, locale?: string): string {
+  try {
+    return new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'currency' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Monday = 0 … Sunday = 6, of a plain date (YYYY-MM-DD), never shifted by a time zone. */
+export const weekdayIndex = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+
+/** The plan's base price on a day: that weekday's own price, else the base price; null without one. */
+export function basePriceOn(plan: Pick<RatePlanSetup, 'price' | 'weekPrices'>, day: string): number | null {
+  return plan.weekPrices?.[weekdayIndex(day)] ?? plan.price;
+}
 
 /**
  * The number a channel ends up with on a day, from the owner's base figure and the channel's rule (the base

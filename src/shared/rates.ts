@@ -152,6 +152,12 @@ export interface RatePreview {
   firstPush: string[];
 }
 
+/** What reverting a push would send and change; `keptLater` channel rules later pushes changed stay, `past` ones passed. */
+export interface RateRevertPreview extends RatePreview {
+  keptLater: number;
+  past: number;
+}
+
 /** One entry of the push history. */
 export interface RatePushRecord {
   id: number;
@@ -177,6 +183,11 @@ export interface RatePushRecord {
 export interface RateBookView {
   book: Record<string, Record<string, Record<string, DayRule>>>;
   pending: string[];
+  /**
+   * Target key → the days (from today on) a push Su confirmed set. Only there is a channel's figure known: on the
+   * other days Su may hold rules set elsewhere (its extranet, another tool).
+   */
+  confirmed: Record<string, string[]>;
 }
 
 const hotel = z.object({ hotelId: hotelIdSchema(20) }).strict();
@@ -204,7 +215,18 @@ export const ratesMethods = {
     })
     .strict(),
   'rates.history': hotel,
-  'rates.revert': z.object({ pushId: z.number().int().positive() }).strict(),
+  'rates.revertPreview': z.object({ pushId: z.number().int().positive() }).strict(),
+  /** With its preview's fingerprint, as a push; a large revert (or one that closes dates) needs `confirmed`. */
+  'rates.revert': z
+    .object({
+      pushId: z.number().int().positive(),
+      confirmed: z.boolean().default(false),
+      fingerprint: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    })
+    .strict(),
 } as const;
 
 export interface RatesResults {
@@ -217,6 +239,7 @@ export interface RatesResults {
   'rates.preview': RatePreview;
   'rates.push': { pushId: number };
   'rates.history': RatePushRecord[];
+  'rates.revertPreview': RateRevertPreview;
   'rates.revert': { pushId: number; keptLater: number; past: number };
 }
 

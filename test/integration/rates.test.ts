@@ -308,6 +308,7 @@ describe('the calendar’s view of what Su holds', () => {
         },
       },
       pending: [],
+      confirmed: { 'rate:DBL:BAR': [day(0), day(1)] },
     });
 
     // A room Su does not know: Su refuses the push; it stays in the way (later pushes wait behind it) until discarded.
@@ -438,7 +439,13 @@ describe('nothing Su does not expect goes out', () => {
   });
 
   it('a price that looks like a slip (12 for 120, 0, or over three times the base) needs confirmation', async () => {
-    // The demo entered its setup at start: DBL · Best available rate at 120.
+    // The demo entered its setup at start: DBL · Best available rate at 120 (145 on Fridays and Saturdays, which
+    // this test leaves out: it is about the thresholds, ratesBase.test.ts about the days).
+    const [demo] = await call('rates.properties');
+    await call('rates.saveSetup', {
+      ...demo!,
+      rooms: demo!.rooms.map((r) => ({ ...r, rates: r.rates.map((p) => ({ ...p, weekPrices: undefined })) })),
+    });
     await call('rates.saveDraft', {
       hotelId: HOTEL,
       edits: [

@@ -22,6 +22,7 @@ const cell = (view: Partial<CellView>): CellView => ({
   result: null,
   drafted: false,
   pending: false,
+  known: true,
   ...view,
 });
 

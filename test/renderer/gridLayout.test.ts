@@ -17,6 +17,9 @@ const group = (target: string, channels: string[]): GridGroup => ({
   title: 'Double',
   subtitle: target,
   base: null,
+  baseOn: () => null,
+  baseLabel: null,
+  currency: null,
   rows: channels.map((channel) => ({
     key: `${target}|${channel}`,
     target,

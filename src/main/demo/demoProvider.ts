@@ -314,12 +314,19 @@ export function createDemoProvider(options: DemoProviderOptions) {
       properties.map((p) => ({
         hotelId: p.hotelid,
         name: p.name,
+        currency: p.currency,
         channels: Object.keys(p.channels).sort((a, b) => Number(b) - Number(a)),
         rooms: p.rooms.map((room) => ({
           id: room.roomid,
           name: room.name,
           inventory: room.baseInventory,
-          rates: room.ratePlans.map((plan) => ({ id: plan.rateid, name: plan.name, price: plan.baseRate })),
+          // The emulator charges its weekend rate on Friday and Saturday nights (Monday first, as the setup keeps it).
+          rates: room.ratePlans.map((plan) => ({
+            id: plan.rateid,
+            name: plan.name,
+            price: plan.baseRate,
+            weekPrices: [null, null, null, null, plan.weekendRate, plan.weekendRate, null],
+          })),
         })),
       })),
   };

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { propertySetupSchema, type PropertySetupInput } from '../../shared/rateSetups';
+import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
 import type { SettingsStore } from '../config/settingsStore';
 import { contractCaller, type Dispatcher } from '../gateway/dispatcher';
 
@@ -21,9 +21,27 @@ export function createDemoRates(
 ) {
   const setups = () => demoSetups().map((input) => propertySetupSchema.parse(input));
   const call = contractCaller(dispatcher);
+  /** A setup without what the demo gained later (week prices, currency): how an earlier version entered it. */
+  const earlier = (setup: PropertySetup) => ({
+    ...setup,
+    currency: undefined,
+    rooms: setup.rooms.map((room) => ({
+      ...room,
+      rates: room.rates.map((rate) => ({ ...rate, weekPrices: undefined })),
+    })),
+  });
   return {
     async enter(): Promise<void> {
-      if (settings.get(DONE_KEY)) return;
+      if (settings.get(DONE_KEY)) {
+        // Entered by an earlier version, and untouched since: it gains the weekend prices the demo charges.
+        const entered = await call('rates.properties', {});
+        for (const setup of setups()) {
+          const now = entered.find((p) => p.hotelId === setup.hotelId);
+          if (now && now.currency === undefined && isDeepStrictEqual(earlier(now), earlier(setup)))
+            await call('rates.saveSetup', setup);
+        }
+        return;
+      }
       settings.set(DONE_KEY, true);
       if ((await call('rates.properties', {})).length > 0) return;
       for (const setup of setups()) await call('rates.saveSetup', setup);

@@ -1,7 +1,7 @@
 import { applyEdits, sameRule, type DaySet, type RuleBook, type RuleEdit } from '../../shared/ratesComposer';
 import { channelName } from '../../shared/channels';
 import { type RateDayChange } from '../../shared/rates';
-import { resultingValue, type PropertySetup } from '../../shared/rateSetups';
+import { basePriceOn, resultingValue, type PropertySetup, type RatePlanSetup } from '../../shared/rateSetups';
 
 /** Target key → day → the day's full rule set. */
 export type Snapshot = Record<string, Record<string, DaySet>>;
@@ -90,18 +90,20 @@ export function revertEdits(
  */
 export function priceWarnings(days: readonly RateDayChange[], setup: PropertySetup | null): string[] {
   if (!setup) return [];
-  const plans = new Map<string, { label: string; price: number }>();
+  const plans = new Map<string, { label: string; plan: RatePlanSetup }>();
   for (const room of setup.rooms)
     for (const rate of room.rates)
       if (rate.price !== null)
         plans.set(`rate:${room.id}:${rate.id}`, {
           label: `${room.name || room.id} · ${rate.name || rate.id}`,
-          price: rate.price,
+          plan: rate,
         });
   const found = new Map<string, { text: (n: number) => string; days: number }>();
   for (const d of days) {
-    const plan = plans.get(d.target);
-    if (!plan) continue;
+    const known = plans.get(d.target);
+    const base = known && basePriceOn(known.plan, d.day);
+    if (!known || base === null || base === undefined) continue;
+    const plan = { label: known.label, price: base };
     for (const channel of changedChannels(d.before, d.after)) {
       const rule = d.after[channel];
       if (!rule || rule.type === undefined) continue;
@@ -115,7 +117,7 @@ export function priceWarnings(days: readonly RateDayChange[], setup: PropertySet
               ? 'more than three times'
               : null;
       if (!why) continue;
-      const key = `${d.target}|${channel}|${value}`;
+      const key = `${d.target}|${channel}|${value}|${plan.price}`;
       const entry = found.get(key) ?? {
         days: 0,
         text: (n: number) =>

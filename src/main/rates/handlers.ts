@@ -33,7 +33,8 @@ export function ratesHandlers(deps: { rates: RatesService; events: EventBus; out
     'rates.preview': (args) => rates.preview(args.hotelId),
     'rates.push': (args) => queued(rates.push(args.hotelId, args.confirmed, args.fingerprint)),
     'rates.history': (args) => rates.history(args.hotelId),
-    'rates.revert': (args) => queued(rates.revert(args.pushId)),
+    'rates.revertPreview': (args) => rates.revertPreview(args.pushId),
+    'rates.revert': (args) => queued(rates.revert(args.pushId, args.confirmed, args.fingerprint)),
   };
   return {
     handlers,

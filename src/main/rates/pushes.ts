@@ -162,6 +162,21 @@ export function createRatePushes(deps: {
     );
   }
 
+  /**
+   * The days from `from` on that a push Su confirmed set, per target: there Innkeeper knows each channel's rule
+   * (a push sends a day's whole rule set). On other days Su may hold rules set elsewhere.
+   */
+  function confirmedDays(hotelId: string, from: string): Record<string, string[]> {
+    const out: Record<string, Set<string>> = {};
+    const rows = db
+      .prepare('SELECT before FROM rate_pushes WHERE hotel_id = ? AND applied_at IS NOT NULL')
+      .all(hotelId) as { before: string }[];
+    for (const row of rows)
+      for (const [target, days] of Object.entries(JSON.parse(row.before) as Snapshot))
+        for (const day of Object.keys(days)) if (day >= from) (out[target] ??= new Set()).add(day);
+    return Object.fromEntries(Object.entries(out).map(([t, days]) => [t, [...days].sort()]));
+  }
+
   /** One property's record of what Su holds. */
   function loadRecord(hotelId: string): RuleBook {
     const book = new Map<string, Map<string, DaySet>>();
@@ -208,6 +223,7 @@ export function createRatePushes(deps: {
     effectiveBook,
     pushedTargets,
     pendingDays,
+    confirmedDays,
     enqueue,
 
     /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
@@ -256,39 +272,47 @@ export function createRatePushes(deps: {
       }));
     },
 
+    revertPlan,
+
     /**
      * Queues the request that gives each channel a push changed its earlier rule back, from today on. A channel a
      * later push changed again keeps its newer rule (counted in `keptLater`); days that have passed are left out.
      */
     revert(pushId: number): { pushId: number; keptLater: number; past: number } {
-      const row = db.prepare('SELECT * FROM rate_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
-      if (!row)
-        throw new AppFailure({ code: 'not_found', message: 'This push is not in the history.', retryable: false });
-      if (row.applied_at === null)
-        throw new AppFailure({
-          code: 'invalid_state',
-          message: 'Only a push Su confirmed can be reverted.',
-          retryable: false,
-        });
-      refuseWhileUnsettled(row.hotel_id);
-      const changes = pushDays(JSON.parse(row.before) as Snapshot, JSON.parse(row.edits) as RuleEdit[]);
-      const { edits, keptLater, past } = revertEdits(changes, loadRecord(row.hotel_id), today(), parseTarget);
-      if (edits.length === 0)
-        throw new AppFailure({
-          code: 'invalid_state',
-          message:
-            keptLater > 0
-              ? 'Nothing to revert: later pushes changed every rule this push set.'
-              : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
-          retryable: false,
-        });
+      const plan = revertPlan(pushId);
       return {
-        pushId: enqueue(row.hotel_id, `Revert of “${row.name}”`, edits, { reverts: pushId }),
-        keptLater,
-        past,
+        pushId: enqueue(plan.hotelId, plan.name, plan.edits, { reverts: pushId }),
+        keptLater: plan.keptLater,
+        past: plan.past,
       };
     },
   };
+
+  /** What reverting a push would send: its edits and name, and what is left alone (see `revert`). */
+  function revertPlan(pushId: number) {
+    const row = db.prepare('SELECT * FROM rate_pushes WHERE id = ?').get(pushId) as PushRow | undefined;
+    if (!row)
+      throw new AppFailure({ code: 'not_found', message: 'This push is not in the history.', retryable: false });
+    if (row.applied_at === null)
+      throw new AppFailure({
+        code: 'invalid_state',
+        message: 'Only a push Su confirmed can be reverted.',
+        retryable: false,
+      });
+    refuseWhileUnsettled(row.hotel_id);
+    const changes = pushDays(JSON.parse(row.before) as Snapshot, JSON.parse(row.edits) as RuleEdit[]);
+    const { edits, keptLater, past } = revertEdits(changes, loadRecord(row.hotel_id), today(), parseTarget);
+    if (edits.length === 0)
+      throw new AppFailure({
+        code: 'invalid_state',
+        message:
+          keptLater > 0
+            ? 'Nothing to revert: later pushes changed every rule this push set.'
+            : 'Nothing to revert: the days this push changed have passed, or already hold what was there before.',
+        retryable: false,
+      });
+    return { hotelId: row.hotel_id, name: `Revert of “${row.name}”`, edits, keptLater, past };
+  }
 }
 
 /** `inv:ROOM` or `rate:ROOM:RATE` back into a target. */

@@ -8,6 +8,7 @@ import {
   type RateBookView,
   type RateDraftInput,
   type RatePreview,
+  type RateRevertPreview,
 } from '../../shared/rates';
 import { type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
 import type { Database } from '../db/database';
@@ -53,6 +54,11 @@ export function createRatesService(deps: {
 
   function preview(hotelId: string): RatePreview {
     const { edits, name } = draft(hotelId);
+    return previewOf(hotelId, name, edits);
+  }
+
+  /** What sending `edits` would send and change. */
+  function previewOf(hotelId: string, name: string, edits: RuleEdit[]): RatePreview {
     const book = effectiveBook(hotelId);
     const request = composeRequest(hotelId, book, edits);
     const days = dayChanges(book, edits);
@@ -75,14 +81,48 @@ export function createRatesService(deps: {
     };
   }
 
+  /** Refuses a push whose request is not the one previewed, or a large one not confirmed. */
+  function checkConfirmed(p: RatePreview, confirmed: boolean, expected: string | undefined): void {
+    if (expected !== undefined && expected !== p.fingerprint)
+      throw new AppFailure({
+        code: 'preview_stale',
+        message: 'What would be sent changed since this preview: look at the new preview before pushing.',
+        retryable: false,
+      });
+    if (p.large && !confirmed)
+      throw new AppFailure({
+        code: 'confirm_required',
+        message: [
+          `This changes ${p.summary.changedDays} days and ${p.summary.channelChanges} channel rules${p.summary.closes ? ', and closes dates' : ''}.`,
+          ...p.warnings,
+          'Confirm to send it.',
+        ].join(' '),
+        retryable: false,
+      });
+  }
+
+  /** What reverting a push would send and change, previewed like a push (and what it leaves alone). */
+  function revertPreview(pushId: number): RateRevertPreview {
+    const plan = pushes.revertPlan(pushId);
+    return { ...previewOf(plan.hotelId, plan.name, plan.edits), keptLater: plan.keptLater, past: plan.past };
+  }
+
   return {
     draft,
     preview,
+    revertPreview,
+    /**
+     * Queues a revert, as a push: with `expected` (its preview's fingerprint) only what the owner looked at is
+     * sent, and a large one (or one that closes dates) needs `confirmed`.
+     */
+    revert(pushId: number, confirmed: boolean, expected?: string) {
+      checkConfirmed(revertPreview(pushId), confirmed, expected);
+      return pushes.revert(pushId);
+    },
     effectiveBook,
     onOutboxChange: pushes.onOutboxChange,
     recover: pushes.recover,
     history: pushes.history,
-    revert: pushes.revert,
 
     /** Every property the owner set up for rates, by property id. */
     properties: (): PropertySetup[] => setups.all(),
@@ -100,7 +140,7 @@ export function createRatesService(deps: {
         for (const [day, set] of days) if (day >= from && Object.keys(set).length) out[day] = set;
         if (Object.keys(out).length) book[target] = out;
       }
-      return { book, pending: pushes.pendingDays(hotelId) };
+      return { book, pending: pushes.pendingDays(hotelId), confirmed: pushes.confirmedDays(hotelId, from) };
     },
 
     /** Saves the whole draft as the owner edits it (validated; works with no connection). */
@@ -137,17 +177,7 @@ export function createRatesService(deps: {
           message: 'Nothing to send: the draft changes nothing.',
           retryable: false,
         });
-      if (p.large && !confirmed) {
-        throw new AppFailure({
-          code: 'confirm_required',
-          message: [
-            `This changes ${p.summary.changedDays} days and ${p.summary.channelChanges} channel rules${p.summary.closes ? ', and closes dates' : ''}.`,
-            ...p.warnings,
-            'Confirm to send it.',
-          ].join(' '),
-          retryable: false,
-        });
-      }
+      checkConfirmed(p, confirmed, undefined);
       const revision = db.prepare('SELECT revision FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
         { revision: number } | undefined;
       return { pushId: pushes.enqueue(hotelId, p.name, edits, { draftRevision: revision?.revision ?? null }) };

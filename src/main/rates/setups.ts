@@ -9,19 +9,25 @@ import type { Database } from '../db/database';
  * The rooms, rate plans, channels and base figures the owner entered per property (Su has no API that lists
  * them). Nothing here is sent to Su.
  */
+/** A stored setup, with the defaults of fields added since it was saved (week prices, currency). */
+const read = (json: string): PropertySetup => {
+  const parsed = propertySetupSchema.safeParse(JSON.parse(json));
+  return parsed.success ? parsed.data : (JSON.parse(json) as PropertySetup);
+};
+
 export function createRateSetups(database: Database, now: () => number) {
   const { db } = database;
   const get = (hotelId: string): PropertySetup | null => {
     const row = db.prepare('SELECT setup FROM rate_setups WHERE hotel_id = ?').get(hotelId) as
       { setup: string } | undefined;
-    return row ? (JSON.parse(row.setup) as PropertySetup) : null;
+    return row ? read(row.setup) : null;
   };
   return {
     get,
     all(): PropertySetup[] {
       return (
         db.prepare('SELECT setup FROM rate_setups ORDER BY created_at, hotel_id').all() as { setup: string }[]
-      ).map((r) => JSON.parse(r.setup) as PropertySetup);
+      ).map((r) => read(r.setup));
     },
     save(input: PropertySetupInput): PropertySetup {
       const parsed = propertySetupSchema.safeParse(input);

@@ -121,14 +121,25 @@ export function ruleKind(rule: DayRule | undefined): string {
   return rule?.closed ? 'closed' : 'none';
 }
 
-/** The cell in words: "Booking.com, Fri 4 Dec: Decrease 10 → 110, in draft". */
-export function describeCell(channelName: string, date: string, cell: CellView): string {
+/** The cell in words: "Booking.com, Fri 4 Dec: Decrease 10 → €110, in draft"; `money` writes a price. */
+export function describeCell(
+  channelName: string,
+  date: string,
+  cell: CellView,
+  money: (n: number) => string = figure,
+): string {
   const rule = cell.rule;
   const words: string[] = [];
   if (rule?.type && rule.value !== undefined) words.push(`${rule.type} ${figure(rule.value)}`);
   if (rule?.closed) words.push(words.length ? 'closed' : 'Closed');
+  if (!cell.known) {
+    // Nothing Innkeeper sent covers this day: Su may hold rules set elsewhere.
+    let text = `${channelName}, ${dayLabel(date)}: not set from Innkeeper, so what Su holds is not known`;
+    if (cell.result !== null) text += ` (the base gives ${money(cell.result)})`;
+    return text;
+  }
   let text = `${channelName}, ${dayLabel(date)}: ${words.length ? words.join(', ') : 'no rule'}`;
-  if (cell.result !== null) text += ` → ${figure(cell.result)}`;
+  if (cell.result !== null) text += ` → ${money(cell.result)}`;
   if (cell.drafted) text += ', in draft';
   if (cell.pending) text += ', sending';
   return text;
@@ -141,12 +152,19 @@ export interface ShownCell {
   kind: string;
   short: string;
   closed: boolean;
+  /** The figure, "" without one; marked "?" where what Su holds is not known. */
   result: string;
+  unknown: boolean;
   code: string;
   label: string;
 }
 
-export function showCell(channelName: string, col: DayColumn, view: CellView): ShownCell {
+export function showCell(
+  channelName: string,
+  col: DayColumn,
+  view: CellView,
+  money: (n: number) => string = figure,
+): ShownCell {
   return {
     col,
     view,
@@ -154,7 +172,8 @@ export function showCell(channelName: string, col: DayColumn, view: CellView): S
     short: ruleShort(view.rule),
     closed: view.rule?.closed === true,
     result: view.result === null ? '' : figure(view.result),
+    unknown: !view.known,
     code: ruleCode(view.rule),
-    label: describeCell(channelName, col.date, view),
+    label: describeCell(channelName, col.date, view, money),
   };
 }

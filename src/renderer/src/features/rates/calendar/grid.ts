@@ -23,8 +23,14 @@ export interface GridGroup {
   level: 'inventory' | 'rate';
   title: string;
   subtitle: string;
-  /** The owner's base figure (inventory or price), or null when none was entered. */
+  /** The owner's base figure (inventory, or the price of days without their own), or null when none was entered. */
   base: number | null;
+  /** The base figure on a day (a rate plan's price may differ by day of the week). */
+  baseOn: (day: string) => number | null;
+  /** The heading's words for the base: "base 4 rooms", "€120 · Fri, Sat €145". */
+  baseLabel: string | null;
+  /** The property's currency code (prices), if the owner gave one. */
+  currency: string | null;
   rows: GridRow[];
 }
 
@@ -38,6 +44,11 @@ export interface CellView {
   drafted: boolean;
   /** A push that changes this day is on its way (not yet confirmed by Su). */
   pending: boolean;
+  /**
+   * Innkeeper knows what Su holds for this day: a push it sent was confirmed (or is on its way, or the draft sets
+   * the day). Otherwise Su may hold rules set elsewhere, and the figure is only what the base would give.
+   */
+  known: boolean;
 }
 
 /** A selection: days `from`..`to` (inclusive, YYYY-MM-DD) of some channels of ONE target. */
