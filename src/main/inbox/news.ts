@@ -37,7 +37,8 @@ export function createInboxNews(deps: { inbox: InboxQueries; events: EventBus; n
         const message: NewMessageEvent = {
           threadId: thread.id,
           channelName: thread.channelName,
-          guestName: thread.guestName,
+          // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
+          guestName: thread.guestLabel,
           preview: thread.messages.at(-1)?.body.slice(0, 140) ?? '',
         };
         events.emit('inbox.newMessage', message);

@@ -88,3 +88,32 @@ export function stayRange(checkIn: string | null, checkOut: string | null): stri
   if (Number.isNaN(from)) return '';
   return Number.isNaN(to) || to < from ? shortDay.format(from) : shortDay.formatRange(from, to);
 }
+
+/**
+ * A day without a time (a date-only review date, as local midnight) the way the list writes days: "Today",
+ * "Yesterday", "Mon", "12 Mar", "12 Mar 2024" — never a clock time such as "12:00".
+ */
+export function relativeDay(ms: number, now: number): string {
+  const days = Math.round((startOfDay(now) - startOfDay(ms)) / DAY);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  if (days > 1 && days < 7) return weekday.format(ms);
+  return new Date(ms).getFullYear() === new Date(now).getFullYear() ? dayMonth.format(ms) : dayMonthYear.format(ms);
+}
+
+/**
+ * An amount the channel sent, with its currency: "€474.00" when the currency is known; the amount and a word
+ * that the currency is not known otherwise (Airbnb's payout carries none; the property's setup or payment account
+ * gives it).
+ */
+export function moneyText(amount: string | null, currency: string | null): string {
+  if (amount === null || amount.trim() === '') return '—';
+  const n = Number(amount);
+  if (!currency) return `${amount} (currency not known)`;
+  if (!Number.isFinite(n)) return `${amount} ${currency}`;
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(n);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}

@@ -1,7 +1,16 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '@shared/channels';
-import type { Delivery, InboxCounts, NewMessageEvent, ReviewItem, ThreadDetail } from '@shared/inbox';
+import type {
+  Delivery,
+  InboxCounts,
+  InboxProperty,
+  NewMessageEvent,
+  ReviewItem,
+  ReviewQuery,
+  ReviewScoreBand,
+  ThreadDetail,
+} from '@shared/inbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
@@ -34,10 +43,13 @@ export const useInboxStore = defineStore('inbox', () => {
   const unreadOnly = ref(false);
   const needsReplyOnly = ref(false);
   const search = ref('');
+  /** The property the lists are narrowed to (a hotel id; null: every property). */
+  const hotelId = ref<string | null>(null);
   const query = (): ThreadFilters => {
     const text = search.value.trim();
     return {
       ...(channel.value === 'all' ? {} : { channel: channel.value }),
+      ...(hotelId.value ? { hotelId: hotelId.value } : {}),
       ...(unreadOnly.value ? { unreadOnly: true } : {}),
       ...(needsReplyOnly.value ? { needsReplyOnly: true } : {}),
       ...(text ? { search: text } : {}),
@@ -45,13 +57,21 @@ export const useInboxStore = defineStore('inbox', () => {
   };
   const list = usePagedThreads(query, (page) => api['inbox.threads'](page));
   const filtered = computed(() => Object.keys(query()).length > 0);
-  watch([channel, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.reset());
+  watch([channel, hotelId, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.reset());
 
   function clearFilters() {
     channel.value = 'all';
+    hotelId.value = null;
     unreadOnly.value = false;
     needsReplyOnly.value = false;
     search.value = '';
+  }
+
+  /** The properties the inbox has conversations or reviews for, by name (for the property filters). */
+  const properties = shallowRef<InboxProperty[]>([]);
+  async function loadProperties() {
+    const result = await api['inbox.properties']({});
+    if (result.ok) properties.value = result.value;
   }
 
   // Throttled: at most one refresh per REFRESH_EVERY_MS, and one more after a burst ends.
@@ -103,6 +123,33 @@ export const useInboxStore = defineStore('inbox', () => {
     if (result.ok) counts.value = result.value;
   }
 
+  /**
+   * The owner handled the conversation without a reply: it leaves "needs a reply" until the guest writes again.
+   * Resolves with the core's refusal, or null.
+   */
+  async function markDone(id: number): Promise<AppError | null> {
+    const result = await api['inbox.markThreadDone']({ id });
+    if (!result.ok) return result.error;
+    counts.value = result.value;
+    list.patch(id, { needsReply: false, done: true });
+    if (thread.value?.id === id) thread.value = { ...thread.value, needsReply: false, done: true };
+    return null;
+  }
+
+  /**
+   * The owner wants to come back to it: it is closed (an open thread is read as soon as it is seen) and counts as
+   * unread again. Resolves with the core's refusal, or null.
+   */
+  async function markUnread(id: number): Promise<AppError | null> {
+    if (openId.value === id) await openThread(null);
+    const result = await api['inbox.markThreadUnread']({ id });
+    if (!result.ok) return result.error;
+    counts.value = result.value;
+    const row = list.rows.value.find((r) => r?.id === id);
+    list.patch(id, { unread: Math.max(1, row?.unread ?? 0) });
+    return null;
+  }
+
   /** Shows a thread (null: none). */
   async function openThread(id: number | null) {
     if (id === openId.value) return;
@@ -123,8 +170,36 @@ export const useInboxStore = defineStore('inbox', () => {
   const reviewsError = shallowRef<AppError | null>(null);
   const reviewsLoading = ref(false);
   const openReviewId = ref<number | null>(null);
-  /** Full-text search over review texts (the core's FTS5 index, as for messages). */
+  /** Search over review texts, guests, booking numbers and properties. */
   const reviewSearch = ref('');
+  const reviewChannel = ref<ChannelFilter>('all');
+  const reviewUnreadOnly = ref(false);
+  const reviewNeedsReplyOnly = ref(false);
+  const reviewScore = ref<ReviewScoreBand | null>(null);
+  const reviewQuery = (): ReviewQuery => {
+    const text = reviewSearch.value.trim();
+    return {
+      ...(text ? { search: text } : {}),
+      ...(hotelId.value ? { hotelId: hotelId.value } : {}),
+      ...(reviewChannel.value === 'all' ? {} : { channel: reviewChannel.value }),
+      ...(reviewUnreadOnly.value ? { unreadOnly: true } : {}),
+      ...(reviewNeedsReplyOnly.value ? { needsReplyOnly: true } : {}),
+      ...(reviewScore.value ? { score: reviewScore.value } : {}),
+    };
+  };
+  const reviewsFiltered = computed(() => Object.keys(reviewQuery()).length > 0);
+  // A filter other than the typed search applies at once (the search waits for a pause in typing: ReviewList).
+  watch([hotelId, reviewChannel, reviewUnreadOnly, reviewNeedsReplyOnly, reviewScore], () => {
+    if (reviews.value !== null) void loadReviews();
+  });
+  function clearReviewFilters() {
+    reviewSearch.value = '';
+    hotelId.value = null;
+    reviewChannel.value = 'all';
+    reviewUnreadOnly.value = false;
+    reviewNeedsReplyOnly.value = false;
+    reviewScore.value = null;
+  }
   const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
 
   // The search changes as the owner types, and events reload the list: only the newest answer counts.
@@ -133,8 +208,7 @@ export const useInboxStore = defineStore('inbox', () => {
     reviewsLoading.value = reviews.value === null;
     const isNewest = reviewLoads();
     try {
-      const search = reviewSearch.value.trim();
-      const result = await api['inbox.reviews'](search ? { search } : {});
+      const result = await api['inbox.reviews'](reviewQuery());
       if (!isNewest()) return;
       if (result.ok) {
         reviews.value = result.value;
@@ -176,7 +250,10 @@ export const useInboxStore = defineStore('inbox', () => {
 
   /** Keeps what the owner typed under a conversation as its draft; resolves with whether it was saved. */
   async function saveDraft(threadId: number, body: string): Promise<boolean> {
-    return (await api['inbox.saveDraft']({ threadId, body })).ok;
+    const saved = (await api['inbox.saveDraft']({ threadId, body })).ok;
+    // The row's draft marker follows what is kept.
+    if (saved) list.patch(threadId, { hasDraft: body.trim() !== '' });
+    return saved;
   }
 
   /** The same for the reply box under a review. */
@@ -189,6 +266,7 @@ export const useInboxStore = defineStore('inbox', () => {
     const result = await api['inbox.sendReply']({ threadId, body });
     if (!result.ok) return result.error;
     drafts.delete(threadId);
+    list.patch(threadId, { hasDraft: false });
     if (openId.value === threadId) {
       thread.value = result.value;
       // The reply may have moved on (sending, sent) before this answer came; a load that started earlier could
@@ -221,6 +299,8 @@ export const useInboxStore = defineStore('inbox', () => {
     return api.on('inbox.changed', (change) => {
       counts.value = change.counts;
       if (change.threadId !== null || change.reviewId === null) refreshList();
+      // A first message or review from a property puts it in the property filter.
+      if (change.threadId !== null || change.reviewId !== null) void loadProperties();
       if (change.threadId !== null && change.threadId === openId.value) void loadThread(change.threadId);
       if (change.reviewId !== null && reviews.value !== null) void loadReviews();
     });
@@ -236,11 +316,16 @@ export const useInboxStore = defineStore('inbox', () => {
     unreadTotal,
     loadCounts,
     channel,
+    hotelId,
     unreadOnly,
     needsReplyOnly,
     search,
     filtered,
     clearFilters,
+    properties,
+    loadProperties,
+    markDone,
+    markUnread,
     rows: list.rows,
     total: list.total,
     listLoading: list.loading,
@@ -262,6 +347,12 @@ export const useInboxStore = defineStore('inbox', () => {
     openReview,
     loadReviews,
     reviewSearch,
+    reviewChannel,
+    reviewUnreadOnly,
+    reviewNeedsReplyOnly,
+    reviewScore,
+    reviewsFiltered,
+    clearReviewFilters,
     showReview,
     drafts,
     reviewDrafts,

@@ -1,5 +1,13 @@
 import type { CurrentReviewDetail, LegacyReviewDetail, ReviewItem } from '@shared/inbox';
-import { humanize } from '../format';
+import { formatDateTime } from '@renderer/lib/format';
+import { humanize, relativeDay, relativeTime } from '../format';
+
+const dayFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
 
 // The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a push brought is
 // still read defensively, field by field (a score may be text, ratings come in four shapes), so an odd push
@@ -132,11 +140,37 @@ export function reviewStatus(item: ReviewItem): string {
   return action ? humanize(action.replace(/^review_/, '')) : 'Received';
 }
 
-/** When the review was written (epoch ms): its own date when it has one, otherwise when it arrived. */
-export function reviewDate(item: ReviewItem): number {
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** When the review was written: its own date when it has one (a calendar day, or a moment), else when it arrived. */
+export function reviewWhen(item: ReviewItem): { ms: number; dateOnly: boolean } {
   const own = text(item.kind === 'current' ? item.detail.date : item.detail.submittedAt);
-  const ms = own ? Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(own) ? `${own}T12:00:00` : own) : NaN;
-  return Number.isNaN(ms) ? item.receivedAt : ms;
+  const dateOnly = !!own && DATE_ONLY.test(own);
+  // A date-only review date is that day in the owner's calendar (local midnight), with no time of day.
+  const ms = own ? Date.parse(dateOnly ? `${own}T00:00:00` : own) : NaN;
+  return Number.isNaN(ms) ? { ms: item.receivedAt, dateOnly: false } : { ms, dateOnly };
+}
+
+/** When the review was written (epoch ms), for ordering and ages. */
+export const reviewDate = (item: ReviewItem): number => reviewWhen(item).ms;
+
+/** The review's date in full: a date-only date as the day ("Sat, 1 Mar 2025"), never with a made-up "12:00". */
+export function reviewDateText(item: ReviewItem): string {
+  const when = reviewWhen(item);
+  return when.dateOnly ? dayFormat.format(when.ms) : formatDateTime(when.ms);
+}
+
+/** The list's short form: "Today", "Yesterday", "Mon", "12 Mar" for a day; "14:05", "5 min"… for a moment. */
+export function reviewShortDate(item: ReviewItem, now: number): string {
+  const when = reviewWhen(item);
+  return when.dateOnly ? relativeDay(when.ms, now) : relativeTime(when.ms, now);
+}
+
+/** The overall score as the channel gives it: "8.6 / 10" (Booking.com, Expedia), "4.5 ★" (Airbnb, 1–5 stars). */
+export function scoreText(item: ReviewItem): string | null {
+  if (item.overallScore === null) return null;
+  const n = (v: number) => v.toLocaleString(undefined, { maximumFractionDigits: 1 });
+  return item.kind === 'legacy' ? `${n(item.overallScore / 2)} ★` : `${n(item.overallScore)} / 10`;
 }
 
 /** A line to recognise the review by in the list. */
