@@ -31,7 +31,7 @@ export function unfilledPlaceholders(text: string): string[] {
 export function placeholderProblem(text: string): string | null {
   const left = unfilledPlaceholders(text);
   if (!left.length) return null;
-  const names = left.join(', ');
+  const names = left.length > 1 ? `${left.slice(0, -1).join(', ')} and ${left.at(-1)}` : left[0]!;
   return left.length === 1
     ? `Replace ${names} with the real value before sending: this conversation does not say what it is.`
     : `Replace ${names} with the real values before sending: this conversation does not say what they are.`;

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, stopApp, test as base } from './app';
 import { connectTo } from './connect';
 import {
@@ -309,12 +309,13 @@ test('saved replies are filled in from the thread, and can be added, changed and
 });
 
 /** Screenshots of the part at both window sizes: test-results/screenshots/replies-<name>-<width>.png. */
-async function shootBoth(page: Page, name: string) {
+async function shootBoth(page: Page, name: string, show?: Locator) {
   for (const size of [
     { width: 1280, height: 800 },
     { width: 1024, height: 680 },
   ]) {
     await page.setViewportSize(size);
+    await show?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/replies-${name}-${size.width}.png`, animations: 'disabled' });
   }
   await page.setViewportSize({ width: 1280, height: 860 });
@@ -334,10 +335,21 @@ test('a saved reply in a Booking.com conversation: what it cannot fill is named 
     // Booking.com's push names neither the guest nor the dates: both are left, named, and Send is held back.
     await expect(composer(page)).toHaveValue(/^Hi \{\{guest_first_name\}\}, check-in on \{\{check_in\}\} is from/);
     const placeholders = page.getByTestId('reply-placeholders');
-    await expect(placeholders).toContainText('{{guest_first_name}}, {{check_in}}');
+    await expect(placeholders).toContainText('{{guest_first_name}} and {{check_in}}');
     const send = page.getByTestId('composer-send');
     await expect(send).toBeDisabled();
     await shootBoth(page, 'placeholders');
+    // The saved-reply editor says what each channel fills.
+    await page.getByTestId('saved-replies').click();
+    await page.locator('#saved-replies-menu').getByText('Manage saved replies…').click();
+    const dialog = page.getByTestId('saved-replies-dialog');
+    await dialog.getByRole('button', { name: 'Edit Check-in details' }).click();
+    await expect(dialog.getByTestId('channel-variables').locator('[data-channel="19"]')).toContainText(
+      '{{booking_number}}',
+    );
+    await shootBoth(page, 'saved-reply-editor', dialog.getByTestId('channel-variables'));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
     await composer(page).fill('Hi Anna, check-in on 12 March is from 15:00.');
     await expect(placeholders).toHaveCount(0);
     await expect(send).toBeEnabled();
@@ -380,7 +392,7 @@ test('a review reply refused because the property is inactive (947) says what to
   await expect(reply.getByTestId('delivery-instead')).toContainText('Booking.com extranet');
   await expect(reply.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   expect(await su.sent('/review/reply')).toHaveLength(1);
-  await shootBoth(page, 'review-947');
+  await shootBoth(page, 'review-947', reply.getByTestId('delivery-problem'));
 
   await reply.getByRole('button', { name: 'Discard' }).click();
   await expect(page.getByTestId('review-reply-box')).toBeVisible();
@@ -399,9 +411,10 @@ test('pushes kept in quarantine are announced in the inbox, with what they looke
   void channel_id;
   expect((await app.push(review)).status).toBe(200);
   const banner = page.getByTestId('quarantine-banner');
-  await expect(banner).toContainText('2 pushes from Su could not be filed');
-  await expect(banner).toContainText('a guest review and something that is neither a message nor a review');
+  await expect(banner).toContainText('2 pushes from Su could not be read');
+  await expect(banner).toContainText('a guest review and one other');
   await shootBoth(page, 'quarantine-banner');
   await banner.getByRole('link', { name: 'Connection screen' }).click();
   await expect(page.getByTestId('quarantine-list')).toContainText('The shower was cold');
+  await shootBoth(page, 'quarantine-connection', page.getByTestId('quarantine-list'));
 });

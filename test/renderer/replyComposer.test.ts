@@ -155,7 +155,7 @@ describe('the inbox’s quarantine banner', () => {
     await flushPromises();
     const text = $('quarantine-banner')!.textContent!;
     expect(text).toContain('2 pushes');
-    expect(text).toContain('a guest review and something that is neither a message nor a review');
+    expect(text).toContain('a guest review and one other.');
     expect($<HTMLAnchorElement>('quarantine-banner-link')!.getAttribute('href')).toBe('/connection?show=quarantine');
   });
 });
