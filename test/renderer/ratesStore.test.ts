@@ -44,7 +44,7 @@ const preview = (name: string): RatePreview => ({
 async function openProperty() {
   const core = installFakeApi({
     'rates.properties': () => ok([setup]),
-    'rates.book': () => ok({ book: {}, pending: [] }),
+    'rates.book': () => ok({ book: {}, pending: [], confirmed: {} }),
     'rates.history': () => ok([]),
     'rates.saveDraft': () => ok(draft('', [])),
   });
@@ -144,5 +144,44 @@ describe('the rates store shows the newest answer', () => {
     await settle();
     expect(rates.draft.name).toBe('Autumn prices');
     await rates.flushName();
+  });
+});
+
+describe('a revert in the rates store', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    setActivePinia(createPinia());
+  });
+
+  it('is previewed first, and sends the fingerprint of the preview the owner looked at (and the confirmation)', async () => {
+    const { core, rates } = await openProperty();
+    const preparing = rates.previewRevert(7);
+    await settle();
+    const [asked] = core.pending('rates.revertPreview');
+    expect(asked!.args).toEqual({ pushId: 7 });
+    asked!.answer(ok({ ...preview('Revert of “Spring”'), fingerprint: 'f'.repeat(64), keptLater: 1, past: 0 }));
+    await preparing;
+    expect(rates.revertPreview).toMatchObject({ name: 'Revert of “Spring”', keptLater: 1 });
+
+    const reverting = rates.revert(7, true);
+    await settle();
+    const [sent] = core.pending('rates.revert');
+    expect(sent!.args).toEqual({ pushId: 7, confirmed: true, fingerprint: 'f'.repeat(64) });
+    sent!.answer(ok({ pushId: 8, keptLater: 1, past: 0 }));
+    expect(await reverting).toBe('Revert queued. 1 channel rule changed again by a later push stays as it is.');
+  });
+
+  it('shows why a revert cannot be previewed, and an older preview never replaces a newer one', async () => {
+    const { core, rates } = await openProperty();
+    void rates.previewRevert(1);
+    void rates.previewRevert(2);
+    await settle();
+    const [first, second] = core.pending('rates.revertPreview');
+    second!.answer({ ok: false, error: { code: 'invalid_state', message: 'Nothing to revert.', retryable: false } });
+    await settle();
+    first!.answer(ok({ ...preview('old'), keptLater: 0, past: 0 }));
+    await settle();
+    expect(rates.revertPreview).toBeNull();
+    expect(rates.revertPreviewError?.message).toBe('Nothing to revert.');
   });
 });

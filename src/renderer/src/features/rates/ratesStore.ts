@@ -1,7 +1,13 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import { localToday } from '@shared/dates';
-import { dropPastDays, type RateBookView, type RatePreview, type RatePushRecord } from '@shared/rates';
+import {
+  dropPastDays,
+  type RateBookView,
+  type RatePreview,
+  type RatePushRecord,
+  type RateRevertPreview,
+} from '@shared/rates';
 import type { RuleEdit } from '@shared/ratesComposer';
 import { type PropertySetup, type PropertySetupInput } from '@shared/rateSetups';
 import type { AppError } from '@shared/result';
@@ -216,18 +222,38 @@ export const useRatesStore = defineStore('rates', () => {
     return null;
   }
 
-  /** Queues the revert of a push; says what was queued (or returns the error). */
-  async function revert(pushId: number): Promise<AppError | string | null> {
+  // ---- revert: previewed and confirmed like a push ----------------------------------------------------------------
+  const revertPreview = shallowRef<RateRevertPreview | null>(null);
+  const revertPreviewError = shallowRef<AppError | null>(null);
+  const revertLoads = latestOnly();
+
+  /** What reverting the push would send, for the preview dialog. */
+  async function previewRevert(pushId: number): Promise<void> {
+    const isNewest = revertLoads();
+    revertPreview.value = null;
+    revertPreviewError.value = null;
+    const result = await api['rates.revertPreview']({ pushId });
+    if (!isNewest()) return;
+    if (result.ok) revertPreview.value = result.value;
+    else revertPreviewError.value = result.error;
+  }
+
+  /**
+   * Queues the revert the owner previewed (the core refuses if it would now send something else); says what was
+   * queued, or returns the error.
+   */
+  async function revert(pushId: number, confirmed = false): Promise<AppError | string | null> {
     const id = hotelId.value;
     if (!id) return null;
-    const result = await api['rates.revert']({ pushId });
+    const fingerprint = revertPreview.value?.fingerprint;
+    const result = await api['rates.revert']({ pushId, confirmed, ...(fingerprint ? { fingerprint } : {}) });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
     const { keptLater, past } = result.value;
     return [
       'Revert queued.',
       keptLater
-        ? `${keptLater} channel rule${keptLater === 1 ? '' : 's'} changed again by later pushes stay as they are.`
+        ? `${keptLater} channel rule${keptLater === 1 ? ' changed again by a later push stays as it is' : 's changed again by later pushes stay as they are'}.`
         : '',
       past ? `Days that have passed are left out.` : '',
     ]
@@ -280,6 +306,9 @@ export const useRatesStore = defineStore('rates', () => {
     discardDraft,
     refreshPreview: () => (hotelId.value ? refreshPreview(hotelId.value) : Promise.resolve()),
     push,
+    revertPreview,
+    revertPreviewError,
+    previewRevert,
     revert,
     retry: (record: RatePushRecord) => decide('retry', record),
     discard: (record: RatePushRecord) => decide('discard', record),

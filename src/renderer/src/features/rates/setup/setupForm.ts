@@ -1,4 +1,4 @@
-import type { PropertySetup, PropertySetupInput } from '@shared/rateSetups';
+import { currencyName, knownCurrencies, type PropertySetup, type PropertySetupInput } from '@shared/rateSetups';
 
 /** The setup form as the owner types it: numbers stay text until saved, rows carry a key for the list. */
 export interface RatePlanRow {
@@ -6,6 +6,8 @@ export interface RatePlanRow {
   id: string;
   name: string;
   price: string;
+  /** Monday … Sunday as typed ("" for the base price); null: the same price every day. */
+  week: string[] | null;
 }
 export interface RoomRow {
   key: number;
@@ -17,6 +19,8 @@ export interface RoomRow {
 export interface SetupForm {
   hotelId: string;
   name: string;
+  /** ISO 4217 code, "" when not given. */
+  currency: string;
   channels: string[];
   /** Channel codes offered besides Airbnb, Booking.com and Expedia. */
   otherChannels: string[];
@@ -27,17 +31,28 @@ export interface SetupForm {
 export const KNOWN_CHANNELS = ['244', '19', '9'];
 
 let nextKey = 1;
-export const newRatePlan = (): RatePlanRow => ({ key: nextKey++, id: '', name: '', price: '' });
+export const newRatePlan = (): RatePlanRow => ({ key: nextKey++, id: '', name: '', price: '', week: null });
+/** Seven empty days: each takes the base price until the owner gives it its own. */
+export const emptyWeek = () => Array.from({ length: 7 }, () => '');
 export const newRoom = (): RoomRow => ({ key: nextKey++, id: '', name: '', inventory: '', rates: [newRatePlan()] });
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 
 /** The form for a property (or an empty one, with the three channels ticked and one room to fill in). */
 export function toForm(setup: PropertySetup | null): SetupForm {
-  if (!setup) return { hotelId: '', name: '', channels: [...KNOWN_CHANNELS], otherChannels: [], rooms: [newRoom()] };
+  if (!setup)
+    return {
+      hotelId: '',
+      name: '',
+      currency: '',
+      channels: [...KNOWN_CHANNELS],
+      otherChannels: [],
+      rooms: [newRoom()],
+    };
   return {
     hotelId: setup.hotelId,
     name: setup.name,
+    currency: setup.currency ?? '',
     channels: [...setup.channels],
     otherChannels: setup.channels.filter((c) => !KNOWN_CHANNELS.includes(c)),
     rooms: setup.rooms.map((room) => ({
@@ -45,7 +60,13 @@ export function toForm(setup: PropertySetup | null): SetupForm {
       id: room.id,
       name: room.name,
       inventory: text(room.inventory),
-      rates: room.rates.map((rate) => ({ key: nextKey++, id: rate.id, name: rate.name, price: text(rate.price) })),
+      rates: room.rates.map((rate) => ({
+        key: nextKey++,
+        id: rate.id,
+        name: rate.name,
+        price: text(rate.price),
+        week: rate.weekPrices ? rate.weekPrices.map(text) : null,
+      })),
     })),
   };
 }
@@ -56,17 +77,33 @@ const number = (value: string) => (value.trim() === '' ? null : Number(value.tri
 /** What is saved: channels in the order they are offered on the form. */
 export function toInput(form: SetupForm): PropertySetupInput {
   const offered = [...KNOWN_CHANNELS, ...form.otherChannels];
+  const currency = form.currency.trim();
   return {
     hotelId: form.hotelId.trim(),
     name: form.name,
+    ...(currency ? { currency } : {}),
     channels: offered.filter((c) => form.channels.includes(c)),
     rooms: form.rooms.map((room) => ({
       id: room.id.trim(),
       name: room.name,
       inventory: number(room.inventory),
-      rates: room.rates.map((rate) => ({ id: rate.id.trim(), name: rate.name, price: number(rate.price) })),
+      rates: room.rates.map((rate) => {
+        // A week left with every day empty is the same price every day.
+        const week = rate.week?.some((d) => d.trim() !== '') ? rate.week.map(number) : undefined;
+        return {
+          id: rate.id.trim(),
+          name: rate.name,
+          price: number(rate.price),
+          ...(week ? { weekPrices: week } : {}),
+        };
+      }),
     })),
   };
+}
+
+/** The currencies to choose from: "EUR — Euro", sorted by code. */
+export function currencyOptions(locale?: string): { code: string; label: string }[] {
+  return [...knownCurrencies()].sort().map((code) => ({ code, label: `${code} — ${currencyName(code, locale)}` }));
 }
 
 /**
