@@ -240,3 +240,18 @@ describe('triage', () => {
     expect((await threadOf('4033333333')).hasDraft).toBe(false);
   });
 });
+
+describe('money as people read it', () => {
+  it('an Airbnb payout carries the property’s currency; none when the property is not known', async () => {
+    await control().push({ kind: 'message', channel: '244', hotelid: 'IK-DEMO-001', message: 'Hello' });
+    await control().push({ kind: 'message', channel: '244', hotelid: null, message: 'Hello from nowhere' });
+    const { threads } = await call('inbox.threads', {});
+    const known = threads.find((t) => t.hotelId === 'IK-DEMO-001')!;
+    const unknown = threads.find((t) => t.hotelId === null)!;
+    const detail = await call('inbox.thread', { id: known.id });
+    expect(detail.booking?.payout).toBeTruthy();
+    // The demo's property is set up in euros (its rates setup and its payment account say so).
+    expect(detail.payoutCurrency).toBe('EUR');
+    expect((await call('inbox.thread', { id: unknown.id })).payoutCurrency).toBeNull();
+  });
+});
