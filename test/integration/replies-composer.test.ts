@@ -104,6 +104,8 @@ describe('a refused Booking.com review reply', () => {
     const reason = refused.reply.allowed ? '' : refused.reply.reason;
     expect(reason).not.toMatch(/replied already/);
     expect(reason).toMatch(/not published/);
+    // It still needs a reply: the owner has to reply elsewhere or discard it.
+    expect(refused.needsReply).toBe(true);
 
     await call('outbox.discard', { id: refused.replies[0]!.delivery!.outboxId });
     expect((await call('inbox.reviews')).find((r) => r.id === review.id)!.reply).toEqual({ allowed: true });

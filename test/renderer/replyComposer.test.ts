@@ -6,6 +6,7 @@ import { REPLY_MAX_LENGTH } from '@shared/inbox';
 import { ok } from '@shared/result';
 import FailedDelivery from '@renderer/features/inbox/replies/FailedDelivery.vue';
 import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
+import ReplyEditor from '@renderer/features/inbox/replies/ReplyEditor.vue';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import QuarantineBanner from '@renderer/features/push/QuarantineBanner.vue';
 import SavedRepliesMenu from '@renderer/features/savedReplies/SavedRepliesMenu.vue';
@@ -96,6 +97,22 @@ describe('the reply composer', () => {
     wrapper.unmount(); // leaving the conversation writes the draft at once
     await flushPromises();
     expect(drafts.at(-1)).toBe(pasted);
+  });
+});
+
+describe('editing a refused reply', () => {
+  it('holds Save and send back while a placeholder is left, naming it', async () => {
+    installFakeApi();
+    mountIt(ReplyEditor, { outboxId: 3, body: 'Hello, see you at {{listing_name}}' });
+    await flushPromises();
+    expect($('reply-placeholders')!.textContent).toContain('{{listing_name}}');
+    expect(byText('Save and send')!.closest('button')!.disabled).toBe(true);
+    const field = document.querySelector<HTMLTextAreaElement>('textarea')!;
+    field.value = 'Hello, see you at the Harbour View';
+    field.dispatchEvent(new Event('input'));
+    await flushPromises();
+    expect($('reply-placeholders')).toBeNull();
+    expect(byText('Save and send')!.closest('button')!.disabled).toBe(false);
   });
 });
 
