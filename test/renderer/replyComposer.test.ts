@@ -2,11 +2,12 @@ import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery, ThreadDetail } from '@shared/inbox';
-import { REPLY_MAX_LENGTH } from '@shared/inbox';
+import { DRAFT_MAX_LENGTH, REPLY_MAX_LENGTH } from '@shared/inbox';
 import { ok } from '@shared/result';
 import FailedDelivery from '@renderer/features/inbox/replies/FailedDelivery.vue';
 import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
 import ReplyEditor from '@renderer/features/inbox/replies/ReplyEditor.vue';
+import { checkReply } from '@renderer/features/inbox/replies/replyCheck';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import QuarantineBanner from '@renderer/features/push/QuarantineBanner.vue';
 import SavedRepliesMenu from '@renderer/features/savedReplies/SavedRepliesMenu.vue';
@@ -97,6 +98,12 @@ describe('the reply composer', () => {
     wrapper.unmount(); // leaving the conversation writes the draft at once
     await flushPromises();
     expect(drafts.at(-1)).toBe(pasted);
+  });
+
+  it('says when a text is beyond what even a draft keeps', () => {
+    expect(checkReply('x'.repeat(DRAFT_MAX_LENGTH + 1)).tooLong).toContain('cannot be kept as a draft either');
+    expect(checkReply('x'.repeat(REPLY_MAX_LENGTH + 1)).tooLong).toContain('The whole text is kept as your draft');
+    expect(checkReply('x'.repeat(REPLY_MAX_LENGTH)).blocked).toBeNull();
   });
 });
 
