@@ -1,5 +1,3 @@
-import Aura from '@primeuix/themes/aura';
-import { definePreset } from '@primeuix/themes';
 import { createPinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
@@ -8,27 +6,9 @@ import { createApp } from 'vue';
 import { connect, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
 import NoSession from '@renderer/shell/NoSession.vue';
+import { InnkeeperTheme } from '@renderer/ui/theme';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
-
-// A calm teal instead of Aura's default emerald, to match the logo.
-const InnkeeperTheme = definePreset(Aura, {
-  semantic: {
-    primary: {
-      50: '{teal.50}',
-      100: '{teal.100}',
-      200: '{teal.200}',
-      300: '{teal.300}',
-      400: '{teal.400}',
-      500: '{teal.500}',
-      600: '{teal.600}',
-      700: '{teal.700}',
-      800: '{teal.800}',
-      900: '{teal.900}',
-      950: '{teal.950}',
-    },
-  },
-});
 
 const primeVue = { theme: { preset: InnkeeperTheme, options: { darkModeSelector: false } } };
 

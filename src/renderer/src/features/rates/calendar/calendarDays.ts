@@ -135,7 +135,8 @@ export function describeCell(
   if (!cell.known) {
     // Nothing Innkeeper sent covers this day: Su may hold rules set elsewhere.
     let text = `${channelName}, ${dayLabel(date)}: not set from Innkeeper, so what Su holds is not known`;
-    if (cell.result !== null) text += ` (the base gives ${money(cell.result)})`;
+    // Not in brackets: a name's bracketed words do not count as naming the figure shown (WCAG 2.5.3, axe).
+    if (cell.result !== null) text += `; the base gives ${money(cell.result)}`;
     return text;
   }
   let text = `${channelName}, ${dayLabel(date)}: ${words.length ? words.join(', ') : 'no rule'}`;

@@ -1,0 +1,112 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { expect, startApp, stopApp, test } from './app';
+
+const shots = 'test-results/screenshots';
+
+/** What axe found on one screen, worded for the failure message. */
+type Found = { screen: string; rule: string; impact: string; help: string; targets: string[] };
+
+/** Runs axe (WCAG 2.0–2.2 A and AA) on the page as it is now, keeping every serious or critical violation. */
+async function audit(page: Page, screen: string, found: Found[]) {
+  // Transitions settle first (a dialog fading in is measured at its final colours).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  for (const v of results.violations) {
+    if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+    found.push({
+      screen,
+      rule: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`),
+    });
+  }
+  await page.screenshot({ path: `${shots}/a11y-${screen}.png`, animations: 'disabled' });
+}
+
+/** A screen's link in the navigation (its name may go on with a count: "Property 3 unseen notices"). */
+const nav = (page: Page, name: string) =>
+  page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: new RegExp(`^${name}`) })
+    .click();
+
+/** Closes the alert toasts, so they neither cover the screen nor count twice. */
+async function closeToasts(page: Page) {
+  await page
+    .locator('.p-toast-close-button')
+    .evaluateAll((buttons) => buttons.forEach((b) => (b as unknown as { click(): void }).click()));
+  await expect(page.locator('.p-toast-message')).toHaveCount(0);
+}
+
+test('every screen of the demo has no serious or critical accessibility violation (axe, WCAG 2.2 AA)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const app = await startApp({ INNKEEPER_DEMO_INBOX: '1' });
+  const found: Found[] = [];
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(app.url);
+    const rows = page.getByTestId('thread-row');
+    await expect(rows).toHaveCount(6, { timeout: 30_000 });
+    await closeToasts(page);
+    await audit(page, 'inbox-messages', found);
+
+    await rows.first().click();
+    await expect(page.getByTestId('composer')).toBeVisible();
+    await audit(page, 'conversation', found);
+
+    await page.getByTestId('tab-reviews').click();
+    const reviews = page.getByTestId('review-row');
+    await expect(reviews).toHaveCount(4);
+    await audit(page, 'reviews', found);
+    await reviews.first().click();
+    await expect(page.getByTestId('review')).toBeVisible();
+    await audit(page, 'review', found);
+
+    await nav(page, 'Rates & availability');
+    const cells = page.getByTestId('rate-cell');
+    await expect(cells.first()).toBeVisible();
+    await audit(page, 'rates-calendar', found);
+    await cells.nth(2).click();
+    await expect(page.getByTestId('rule-editor')).toBeVisible();
+    await audit(page, 'rates-rule-editor', found);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('rates-setup-button').click();
+    await expect(page.getByTestId('rates-setup-dialog')).toBeVisible();
+    await audit(page, 'rates-rooms', found);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('rates-setup-dialog')).toBeHidden();
+
+    await nav(page, 'Property');
+    for (const tab of ['details', 'facilities', 'notices', 'photos']) {
+      await page.getByTestId(`property-tab-${tab}`).click();
+      await expect(page.getByTestId(`property-tab-${tab}`)).toHaveAttribute('aria-selected', 'true');
+      await page.waitForLoadState('networkidle');
+      await audit(page, `property-${tab}`, found);
+    }
+
+    await nav(page, 'Payments');
+    await expect(page.getByTestId('new-payment-link')).toBeVisible();
+    await expect(page.getByText('Partner accounts')).toBeVisible();
+    await audit(page, 'payments', found);
+    await page.getByTestId('new-payment-link').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await audit(page, 'payments-link-dialog', found);
+    await page.keyboard.press('Escape');
+
+    await nav(page, 'Connection');
+    await expect(page.getByRole('heading', { name: 'Connection', level: 1 })).toBeVisible();
+    await audit(page, 'connection', found);
+
+    writeFileSync('test-results/a11y-violations.json', JSON.stringify(found, null, 2));
+    expect(found, JSON.stringify(found, null, 2)).toEqual([]);
+  } finally {
+    await stopApp(app);
+  }
+});
