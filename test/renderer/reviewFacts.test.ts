@@ -173,7 +173,8 @@ describe('a review in the owner’s words', () => {
   });
 
   it('is dated by its own date when it has one, otherwise by when it arrived', () => {
-    expect(reviewDate(current({ date: '2025-03-01' }))).toBe(new Date(2025, 2, 1, 12).getTime());
+    // A date-only date is that day in the owner's calendar (its midnight), with no made-up time of day.
+    expect(reviewDate(current({ date: '2025-03-01' }))).toBe(new Date(2025, 2, 1).getTime());
     expect(reviewDate(legacy({ submittedAt: '2025-03-02T09:30:00Z' }))).toBe(Date.parse('2025-03-02T09:30:00Z'));
     expect(reviewDate(current({ date: 'soon' }))).toBe(base.receivedAt);
     expect(reviewDate(legacy())).toBe(base.receivedAt);
