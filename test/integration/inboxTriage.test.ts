@@ -214,6 +214,10 @@ describe('triage', () => {
     createInboxQueries(ctx.core.db.db).refreshThread(id);
     expect(await threadOf('4011111111')).toMatchObject({ needsReply: false, done: true });
 
+    // A reply written afterwards: the owner has answered, it is no longer "done" but replied.
+    await call('inbox.sendReply', { threadId: id, body: 'Dogs are welcome.' });
+    expect(await threadOf('4011111111')).toMatchObject({ needsReply: false, done: false });
+
     await bookingMessage('IK-DEMO-001', '4011111111', 'It is a small dog.');
     expect(await threadOf('4011111111')).toMatchObject({ needsReply: true, done: false });
     expect((await call('inbox.threads', { needsReplyOnly: true })).total).toBe(1);

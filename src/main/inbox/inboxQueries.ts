@@ -31,10 +31,14 @@ type ThreadRow = {
   done_through: number | null;
   property_name: string | null;
   has_draft: number;
+  is_done: number;
 };
 
 const THREAD_SELECT = `SELECT t.*, ${propertyNameSql('t.hotel_id')} AS property_name,
-                         EXISTS (SELECT 1 FROM drafts d WHERE d.thread_id = t.id AND trim(d.body) <> '') AS has_draft
+                         EXISTS (SELECT 1 FROM drafts d WHERE d.thread_id = t.id AND trim(d.body) <> '') AS has_draft,
+                         -- Done: marked done, and neither the guest nor the owner has written since.
+                         (t.done_through IS NOT NULL AND t.needs_reply = 0 AND NOT EXISTS (
+                            SELECT 1 FROM messages dm WHERE dm.thread_id = t.id AND dm.id > t.done_through)) AS is_done
                        FROM threads t`;
 
 /** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
@@ -96,7 +100,7 @@ function summary(row: ThreadRow): ThreadSummary {
     needsReply: row.needs_reply === 1,
     checkIn: booking?.checkIn ?? null,
     checkOut: booking?.checkOut ?? null,
-    done: row.done_through !== null && row.needs_reply === 0,
+    done: row.is_done === 1,
     hasDraft: row.has_draft === 1,
   };
 }
