@@ -77,6 +77,8 @@ test('a draft across two channels survives Su being away and a restart, is pushe
     await expect(setup).toBeHidden();
     await expect(cell(page, BAR, '19', d(2))).toHaveAttribute('data-result', '120');
     await expect(cell(page, 'inv:DBL', '9', d(2))).toHaveAttribute('data-result', '4');
+    // Nothing was pushed from Innkeeper yet: the calendar does not claim to know what Su holds.
+    await expect(cell(page, BAR, '19', d(2))).toHaveAttribute('data-known', 'false');
 
     // Drag across Booking.com and Expedia, days 2 to 5: lower the price by 15 there.
     await drag(page, cell(page, BAR, '19', d(2)), cell(page, BAR, '9', d(5)));
@@ -160,7 +162,11 @@ test('a draft across two channels survives Su being away and a restart, is pushe
     await expect(page.locator('[data-testid="rate-cell"][data-drafted="true"]')).toHaveCount(0);
     await expect(cell(page, BAR, '19', d(2))).toHaveAttribute('data-rule', 'Decrease:15');
 
-    // History: the push with its rule sets before and after; one click reverts it.
+    // The pushed days are known now; the others still are not.
+    await expect(cell(page, BAR, '244', d(2))).toHaveAttribute('data-known', 'true');
+    await expect(cell(page, BAR, '244', d(9))).toHaveAttribute('data-known', 'false');
+
+    // History: the push with its rule sets before and after. Revert changes live prices: it is previewed first.
     await page.getByTestId('history-button').click();
     const history = page.getByTestId('history-panel');
     await expect(history.getByTestId('history-item')).toHaveCount(1);
@@ -168,6 +174,20 @@ test('a draft across two channels survives Su being away and a restart, is pushe
     await expect(history.getByTestId('history-item').first()).toContainText('Early winter offer');
     await page.screenshot({ path: `${shots}/rates-history.png`, animations: 'disabled' });
     await history.getByTestId('revert-button').first().click();
+    const revertPreview = page.getByTestId('preview-dialog');
+    await expect(revertPreview).toContainText('Preview: Revert of “Early winter offer”');
+    await expect(revertPreview).toContainText('Reverting gives back what “Early winter offer” changed');
+    await expect(revertPreview.getByTestId('preview-diff')).toContainText('Decrease 15');
+    const revertRequest = JSON.parse((await revertPreview.getByTestId('preview-request').textContent())!) as Request;
+    await page.screenshot({ path: `${shots}/C-revert-preview.png`, animations: 'disabled' });
+    // Cancel sends nothing.
+    await revertPreview.getByRole('button', { name: 'Cancel' }).click();
+    await expect(revertPreview).toBeHidden();
+    expect(await su.sent('/jservice/invratecontrol')).toHaveLength(1);
+    await expect(history.getByTestId('history-item')).toHaveCount(1);
+    await history.getByTestId('revert-button').first().click();
+    await revertPreview.getByRole('button', { name: 'Revert at Su' }).click();
+    await expect(revertPreview).toBeHidden();
     await expect(history.getByTestId('history-item')).toHaveCount(2);
     await expect(history.getByTestId('history-item').first()).toHaveAttribute('data-state', 'sent', {
       timeout: 20_000,
@@ -179,6 +199,7 @@ test('a draft across two channels survives Su being away and a restart, is pushe
     // The revert sent back the empty rule sets on exactly the pushed days: Su holds no rule there again.
     const requests = (await su.sent('/jservice/invratecontrol')) as unknown as Request[];
     expect(requests).toHaveLength(2);
+    expect(requests[1]).toEqual(revertRequest);
     const reverted = expectedRules(requests[1]!);
     expect([...reverted.keys()].sort()).toEqual([...expected.keys()].sort());
     expect([...reverted.values()].every((rule) => rule === null)).toBe(true);
@@ -202,7 +223,9 @@ test('closing dates asks for confirmation; a push Su refuses keeps the draft and
   const d = (n: number) => addDays(localToday(), n);
   try {
     await page.goto(`${app.url}#/rates`);
-    await expect(cell(page, 'rate:DBL:BAR', '19', d(1))).toHaveAttribute('data-result', '120');
+    // A day the demo charges its weekday price on (Friday and Saturday nights are 145).
+    const weekday = [1, 2, 3].map(d).find((day) => ![5, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay()))!;
+    await expect(cell(page, 'rate:DBL:BAR', '19', weekday)).toHaveAttribute('data-result', '120');
     await page.getByTestId('rates-setup-button').click();
     const setup = page.getByTestId('rates-setup-dialog');
     await setup.getByRole('button', { name: 'Add room' }).click();
@@ -259,6 +282,94 @@ test('closing dates asks for confirmation; a push Su refuses keeps the draft and
     await expect(cell(page, SUITE, '19', d(2))).toHaveAttribute('data-drafted', 'true');
     await expect(cell(page, SUITE, '19', d(2))).not.toHaveAttribute('data-pending', 'true');
     await expect(page.getByTestId('draft-summary')).toContainText('3 days · 9 channel changes');
+  } finally {
+    await stopApp(app);
+  }
+});
+
+/** The next days (from tomorrow) that are a Friday and a Monday, as plain dates. */
+function nextWeekdays() {
+  const days = [1, 2, 3, 4, 5, 6, 7].map((n) => addDays(localToday(), n));
+  const on = (weekday: number) => days.find((day) => new Date(`${day}T00:00:00Z`).getUTCDay() === weekday)!;
+  return { friday: on(5), monday: on(1) };
+}
+
+test('the calendar shows the demo’s real prices by weekday with its currency, and the rule editor fits a small laptop', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const app = await startApp({ INNKEEPER_DEMO: '1' });
+  const { friday, monday } = nextWeekdays();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${app.url}#/rates`);
+    // What the demo channel charges: 145 on Friday and Saturday nights, 120 on other days, in euros.
+    await expect(cell(page, BAR, '19', friday)).toHaveAttribute('data-result', '145');
+    await expect(cell(page, BAR, '19', monday)).toHaveAttribute('data-result', '120');
+    await expect(page.getByTestId('rate-base').nth(1)).toHaveText('base €120 · Fri, Sat €145');
+    // Nothing was pushed from Innkeeper: the figure is marked as not known, and the legend says what that means.
+    await expect(cell(page, BAR, '19', friday)).toHaveAttribute('data-known', 'false');
+    await expect(cell(page, BAR, '19', friday)).toHaveAttribute(
+      'aria-label',
+      /what Su holds is not known; the base gives €145/,
+    );
+    await expect(page.getByTestId('legend-unknown')).toBeVisible();
+    await page.screenshot({ path: `${shots}/C-calendar-1280.png`, animations: 'disabled' });
+
+    // Rooms & rate plans: the currency by name, prices by weekday, and the bound of a base price under its field.
+    await page.getByTestId('rates-setup-button').click();
+    const setup = page.getByTestId('rates-setup-dialog');
+    await expect(setup.getByTestId('setup-currency')).toContainText('EUR — Euro');
+    const room = setup.getByRole('region', { name: 'Room 1' });
+    await expect(room.getByLabel('Fri', { exact: true }).first()).toHaveValue('145');
+    await room.getByLabel('Base price', { exact: true }).first().fill('1e9');
+    await setup.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(room.getByRole('alert').first()).toHaveText('The base price is at most 1,000,000.');
+    await page.screenshot({ path: `${shots}/C-setup-1280.png`, animations: 'disabled' });
+    await setup.getByRole('button', { name: 'Cancel' }).click();
+    await expect(setup).toBeHidden();
+    await expect(cell(page, BAR, '19', monday)).toHaveAttribute('data-result', '120');
+
+    // A small laptop: the editor docks under the calendar, which keeps at least a week of days in view.
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await drag(page, cell(page, 'inv:DBL', '19', monday), cell(page, 'inv:DBL', '19', addDays(monday, 1)));
+    const editor = page.getByTestId('rule-editor');
+    await expect(editor).toBeVisible();
+    const daysInView = await page
+      .getByTestId('rates-calendar')
+      .evaluate((el) => Math.floor((el.clientWidth - 236) / 58));
+    expect(daysInView).toBeGreaterThanOrEqual(7);
+    const calendarBox = (await page.getByTestId('rates-calendar').boundingBox())!;
+    const editorBox = (await editor.boundingBox())!;
+    expect(editorBox.y).toBeGreaterThanOrEqual(calendarBox.y + calendarBox.height - 1);
+    expect(editorBox.y + editorBox.height).toBeLessThanOrEqual(680);
+    // The inventory's editor says closing is per rate plan, and closes both rate plans of the room at once.
+    await expect(editor.getByTestId('rule-close-note')).toContainText('Closing is set per rate plan');
+    await page.screenshot({ path: `${shots}/C-editor-inventory-1024.png`, animations: 'disabled' });
+    await editor.getByTestId('rule-close-plans').click();
+    await expect(editor).toBeHidden();
+    for (const plan of ['rate:DBL:BAR', 'rate:DBL:NRF']) {
+      await expect(cell(page, plan, '19', monday)).toHaveAttribute('data-rule', 'closed');
+      await expect(cell(page, plan, '244', monday)).toHaveAttribute('data-rule', '');
+    }
+    // An Airbnb price in the same draft: the preview names only the channel that really closes.
+    await drag(page, cell(page, BAR, '244', monday), cell(page, BAR, '244', monday));
+    await editor.getByLabel('Value', { exact: true }).fill('130');
+    // The calendar got shorter as the editor docked: the selected day is brought back into view.
+    await expect(cell(page, BAR, '244', monday)).toBeInViewport();
+    await expect(editor).toContainText('From the base price: €120 → €130.');
+    await page.screenshot({ path: `${shots}/C-editor-rate-1024.png`, animations: 'disabled' });
+    await editor.getByRole('button', { name: 'Add to draft' }).click();
+    await page.getByTestId('preview-button').click();
+    const preview = page.getByTestId('preview-dialog');
+    await expect(preview).toContainText('on Airbnb, Booking.com, and closes dates on Booking.com.');
+    await page.screenshot({ path: `${shots}/C-preview-1024.png`, animations: 'disabled' });
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await drag(page, cell(page, BAR, '19', friday), cell(page, BAR, '9', friday));
+    await expect(editor).toBeVisible();
+    await page.screenshot({ path: `${shots}/C-editor-1280.png`, animations: 'disabled' });
   } finally {
     await stopApp(app);
   }
