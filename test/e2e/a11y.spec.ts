@@ -110,3 +110,104 @@ test('every screen of the demo has no serious or critical accessibility violatio
     await stopApp(app);
   }
 });
+
+test('the keyboard reaches the content past the navigation, and focus returns to what opened a dialog or the rule editor', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const app = await startApp();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(app.url);
+    await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
+    const focused = () => page.locator(':focus');
+
+    // The skip link: the first Tab offers it, Enter moves into the screen's content.
+    await page.keyboard.press('Tab');
+    await expect(focused()).toHaveText('Skip to main content');
+    await expect(focused()).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(focused()).toHaveAttribute('id', 'main');
+
+    // A conversation (delivered by the demo), its saved replies, and its payment link dialog.
+    const controls = page.getByTestId('messages-empty').getByTestId('demo-controls');
+    await controls.getByTestId('demo-deliver-message').click();
+    await page.getByTestId('thread-row').first().click();
+    const savedReplies = page.getByTestId('saved-replies');
+    await savedReplies.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Manage saved replies…' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(savedReplies).toBeFocused();
+
+    const linkButton = page.getByTestId('composer').getByRole('button', { name: 'Payment link' });
+    await linkButton.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(linkButton).toBeFocused();
+
+    // Payments: the link dialog and a partner account's dialog.
+    await nav(page, 'Payments');
+    const newLink = page.getByTestId('new-payment-link');
+    await newLink.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(newLink).toBeFocused();
+    const change = page.getByTestId('partner-change').first();
+    await change.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('partner-dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('partner-dialog')).toHaveCount(0);
+    await expect(change).toBeFocused();
+
+    // Rates: the rule editor opened from the calendar with the keyboard goes back to the calendar; the preview
+    // goes back to its button.
+    await nav(page, 'Rates & availability');
+    const grid = page.getByTestId('rates-calendar');
+    await grid.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const editor = page.getByTestId('rule-editor');
+    await expect(editor).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(editor).toHaveCount(0);
+    await expect(grid).toBeFocused();
+    // A price this time, chosen with the mouse and opened with Enter; Add to draft also gives the focus back.
+    await page.locator('[data-testid="rate-cell"][data-channel="19"]:not([data-target^="inv:"])').nth(3).click();
+    await page.keyboard.press('Enter');
+    await expect(editor).toBeVisible();
+    await editor.getByLabel('Value', { exact: true }).fill('99');
+    await editor.getByRole('button', { name: 'Add to draft' }).click();
+    await expect(editor).toHaveCount(0);
+    await expect(grid).toBeFocused();
+    const preview = page.getByTestId('preview-button');
+    await preview.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('preview-dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('preview-dialog')).toHaveCount(0);
+    await expect(preview).toBeFocused();
+
+    // Property: a change to the details, previewed.
+    await nav(page, 'Property');
+    await page.getByTestId('property-tab-details').click();
+    await page.getByTestId('details-property_name').fill('Harbour View Guesthouse & Garden');
+    const propertyPreview = page.getByTestId('preview-button');
+    await expect(propertyPreview).toBeEnabled();
+    await propertyPreview.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(propertyPreview).toBeFocused();
+  } finally {
+    await stopApp(app);
+  }
+});
