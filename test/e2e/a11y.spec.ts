@@ -25,7 +25,7 @@ async function audit(page: Page, screen: string, found: Found[]) {
       targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1] ?? ''}`),
     });
   }
-  await page.screenshot({ path: `${shots}/a11y-${screen}.png`, animations: 'disabled' });
+  await page.screenshot({ path: `${shots}/D-a11y-${screen}.png`, animations: 'disabled' });
 }
 
 /** A screen's link in the navigation (its name may go on with a count: "Property 3 unseen notices"). */
@@ -207,6 +207,42 @@ test('the keyboard reaches the content past the navigation, and focus returns to
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(propertyPreview).toBeFocused();
+  } finally {
+    await stopApp(app);
+  }
+});
+
+test('below 1200 px the sidebar keeps its icons, with the names for screen readers and as tooltips', async ({
+  page,
+}) => {
+  const app = await startApp();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(app.url);
+    await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
+    const sidebar = page.locator('aside.shell__sidebar');
+    const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    const wide = (await sidebar.boundingBox())!.width;
+    expect(wide).toBeGreaterThan(200);
+    await expect(links.filter({ hasText: 'Rates & availability' })).toBeVisible();
+    await page.screenshot({ path: `${shots}/D-sidebar-1280.png`, animations: 'disabled' });
+
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await expect.poll(async () => (await sidebar.boundingBox())!.width).toBeLessThan(80);
+    for (const name of ['Inbox', 'Rates & availability', 'Property', 'Payments', 'Connection']) {
+      const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(`^${name}`) });
+      // Named for screen readers, shown as a tooltip, and the icon alone on screen.
+      await expect(link).toHaveAttribute('title', name);
+      const box = (await link.boundingBox())!;
+      expect(box.width).toBeLessThan(60);
+      await expect(link.locator('.nav__name')).toHaveCSS('clip-path', 'inset(50%)');
+    }
+    // The main content takes the room the sidebar gave up.
+    expect((await page.locator('#main').boundingBox())!.width).toBeGreaterThan(940);
+    await page.screenshot({ path: `${shots}/D-sidebar-1024.png`, animations: 'disabled' });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connection' }).click();
+    await expect(page.getByRole('heading', { name: 'Connection', level: 1 })).toBeVisible();
+    await page.screenshot({ path: `${shots}/D-connection-1024.png`, animations: 'disabled' });
   } finally {
     await stopApp(app);
   }

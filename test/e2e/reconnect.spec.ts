@@ -29,9 +29,9 @@ test('a tab whose app stopped says so calmly, waits to send, and reconnects by i
     await expect(line).toHaveAttribute('role', 'status');
     await expect(send).toBeDisabled();
     await expect(reply).toHaveValue('Your room is ready from 2 pm.');
-    await page.screenshot({ path: `${shots}/reconnect-disconnected.png`, animations: 'disabled' });
+    await page.screenshot({ path: `${shots}/D-reconnect-disconnected.png`, animations: 'disabled' });
     await page.setViewportSize({ width: 1024, height: 680 });
-    await page.screenshot({ path: `${shots}/reconnect-disconnected-1024.png`, animations: 'disabled' });
+    await page.screenshot({ path: `${shots}/D-reconnect-disconnected-1024.png`, animations: 'disabled' });
 
     // The app starts again on the same data folder: same port, same session token, no new link needed.
     app = await startApp({}, app.dataDir);
