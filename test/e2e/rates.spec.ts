@@ -358,8 +358,12 @@ test('the calendar shows the demo’s real prices by weekday with its currency, 
     // The calendar got shorter as the editor docked: the selected day is brought back into view.
     await expect(cell(page, BAR, '244', monday)).toBeInViewport();
     await expect(editor).toContainText('From the base price: €120 → €130.');
+    // The same price on both rate plans of the room at once.
+    await editor.getByTestId('rule-all-plans').click();
     await page.screenshot({ path: `${shots}/C-editor-rate-1024.png`, animations: 'disabled' });
     await editor.getByRole('button', { name: 'Add to draft' }).click();
+    for (const plan of ['rate:DBL:BAR', 'rate:DBL:NRF'])
+      await expect(cell(page, plan, '244', monday)).toHaveAttribute('data-rule', 'Fixed:130');
     await page.getByTestId('preview-button').click();
     const preview = page.getByTestId('preview-dialog');
     await expect(preview).toContainText('on Airbnb, Booking.com, and closes dates on Booking.com.');
