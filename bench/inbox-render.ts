@@ -232,7 +232,7 @@ async function scrollToEnd(page: Page, oldestThreadId: number) {
 
 /** Typing a search → the list shows its result count (includes the search box's 250 ms pause). */
 async function uiSearch(page: Page, search: string, total: number) {
-  const box = page.getByLabel('Search messages');
+  const box = page.getByLabel('Search conversations');
   await box.fill('');
   await page.getByText('10,000 conversations').waitFor();
   const t0 = (await page.evaluate(() => performance.now())) as number;
