@@ -371,9 +371,18 @@ test('the calendar shows the demo’s real prices by weekday with its currency, 
     await preview.getByRole('button', { name: 'Cancel' }).click();
 
     await page.setViewportSize({ width: 1280, height: 800 });
-    await drag(page, cell(page, BAR, '19', friday), cell(page, BAR, '9', friday));
-    await expect(editor).toBeVisible();
+    // A selection may run across the rate plans of one room: closing them all at once.
+    await drag(page, cell(page, BAR, '19', friday), cell(page, 'rate:DBL:NRF', '19', friday));
+    await expect(editor.getByRole('heading')).toHaveText('Double Room · 2 rate plans');
     await page.screenshot({ path: `${shots}/C-editor-1280.png`, animations: 'disabled' });
+    await editor.getByRole('radio', { name: 'No price rule' }).check();
+    await editor.getByLabel('Closed', { exact: true }).check();
+    await editor.getByRole('button', { name: 'Add to draft' }).click();
+    // The rows between (Expedia of the first, Airbnb of the second) bring their channels to both rate plans.
+    for (const plan of ['rate:DBL:BAR', 'rate:DBL:NRF'])
+      for (const channel of CHANNELS)
+        await expect(cell(page, plan, channel, friday)).toHaveAttribute('data-rule', 'closed');
+    await expect(cell(page, 'rate:TWN:BAR', '19', friday)).toHaveAttribute('data-rule', '');
   } finally {
     await stopApp(app);
   }

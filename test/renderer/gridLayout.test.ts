@@ -108,3 +108,28 @@ describe('the rates grid layout', () => {
     expect(inView.scrollTo).not.toHaveBeenCalled();
   });
 });
+
+describe('how far a selection reaches', () => {
+  it('stays in an inventory’s rows, and spans the rate plans of one room (not the next room’s)', () => {
+    const layout = buildLayout([
+      group('inv:DBL', ['244', '19']),
+      group('rate:DBL:BAR', ['244', '19']),
+      group('rate:DBL:NRF', ['244', '19']),
+      group('inv:TWN', ['244', '19']),
+      group('rate:TWN:BAR', ['244', '19']),
+    ]);
+    const spans = layout.rows.map((r) => [r.row.target, r.spanFirst, r.spanLast]);
+    expect(spans).toEqual([
+      ['inv:DBL', 0, 1],
+      ['inv:DBL', 0, 1],
+      ['rate:DBL:BAR', 2, 5],
+      ['rate:DBL:BAR', 2, 5],
+      ['rate:DBL:NRF', 2, 5],
+      ['rate:DBL:NRF', 2, 5],
+      ['inv:TWN', 6, 7],
+      ['inv:TWN', 6, 7],
+      ['rate:TWN:BAR', 8, 9],
+      ['rate:TWN:BAR', 8, 9],
+    ]);
+  });
+});

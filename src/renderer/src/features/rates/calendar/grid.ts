@@ -51,9 +51,14 @@ export interface CellView {
   known: boolean;
 }
 
-/** A selection: days `from`..`to` (inclusive, YYYY-MM-DD) of some channels of ONE target. */
+/**
+ * A selection: days `from`..`to` (inclusive, YYYY-MM-DD) of some channels of one target — or of several rate plans
+ * of one room (`targets`, the first being `target`), the same channels on each.
+ */
 export interface GridSelection {
   target: string;
+  /** Every rate plan selected, when more than one. */
+  targets?: string[];
   channels: string[];
   from: string;
   to: string;

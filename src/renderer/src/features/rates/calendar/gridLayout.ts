@@ -40,6 +40,12 @@ export interface RowLine {
   /** The first and last channel-row index of the row's group: a selection never leaves it. */
   groupFirst: number;
   groupLast: number;
+  /**
+   * The rows a selection from this row may reach: its group's, or for a rate plan those of every rate plan of the
+   * same room (to close them all at once).
+   */
+  spanFirst: number;
+  spanLast: number;
 }
 export type Line = HeadingLine | RowLine;
 
@@ -75,11 +81,25 @@ export function buildLayout(groups: GridGroup[]): GridLayout {
         index: rows.length,
         groupFirst,
         groupLast,
+        spanFirst: groupFirst,
+        spanLast: groupLast,
       };
       lines.push(line);
       rows.push(line);
       top += GRID.rowHeight;
     }
+  }
+  // The rate plans of one room, one after the other, form one span.
+  const roomOf = (line: RowLine) => (line.group.level === 'rate' ? line.group.target.split(':')[1] : null);
+  let start = 0;
+  for (let i = 1; i <= rows.length; i++) {
+    const room = roomOf(rows[start]!);
+    if (i < rows.length && room !== null && roomOf(rows[i]!) === room) continue;
+    for (let j = start; j < i; j++) {
+      rows[j]!.spanFirst = room === null ? rows[j]!.groupFirst : start;
+      rows[j]!.spanLast = room === null ? rows[j]!.groupLast : i - 1;
+    }
+    start = i;
   }
   return { lines, rows, height: top };
 }

@@ -12,7 +12,17 @@ import { useGridPointer } from './useGridPointer';
 
 /** Equal by value: the parent may hand back our own selection wrapped in a reactive proxy. */
 const sameSelection = (a: GridSelection, b: GridSelection | null) =>
-  b !== null && a.target === b.target && a.from === b.from && a.to === b.to && a.channels.join() === b.channels.join();
+  b !== null &&
+  targetsOf(a).join() === targetsOf(b).join() &&
+  a.from === b.from &&
+  a.to === b.to &&
+  a.channels.join() === b.channels.join();
+
+/** The targets a selection covers. */
+export const targetsOf = (s: GridSelection) => s.targets ?? [s.target];
+/** Whether a row is in a selection (its target, and one of its channels). */
+const covers = (s: GridSelection, row: RowLine) =>
+  targetsOf(s).includes(row.row.target) && s.channels.includes(row.row.channel);
 
 interface Options {
   scroller: Ref<HTMLElement | null>;
@@ -52,15 +62,21 @@ export function useGridSelection({ scroller, from, layout, columns, selection, s
     const start = rows[from.row];
     const days = columns.value;
     if (!start || days.length === 0) return null;
-    const endRow = clamp(to.row, start.groupFirst, start.groupLast);
+    const endRow = clamp(to.row, start.spanFirst, start.spanLast);
     const [r0, r1] = from.row <= endRow ? [from.row, endRow] : [endRow, from.row];
     const [d0, d1] = from.day <= to.day ? [from.day, to.day] : [to.day, from.day];
     const first = days[clamp(d0, 0, days.length - 1)];
     const last = days[clamp(d1, 0, days.length - 1)];
     if (!first || !last) return null;
+    const lines = rows.slice(r0, r1 + 1);
+    const targets = [...new Set(lines.map((line) => line.row.target))];
+    // Across rate plans, each gets the channels chosen on any of them, in the property's order.
+    const chosen = new Set(lines.map((line) => line.row.channel));
+    const order = rows.filter((r) => r.row.target === targets[0]).map((r) => r.row.channel);
     return {
-      target: start.row.target,
-      channels: rows.slice(r0, r1 + 1).map((line) => line.row.channel),
+      target: targets[0]!,
+      ...(targets.length > 1 ? { targets } : {}),
+      channels: order.filter((c) => chosen.has(c)),
       from: first.date,
       to: last.date,
     };
@@ -77,13 +93,13 @@ export function useGridSelection({ scroller, from, layout, columns, selection, s
 
   function withinAnchorGroup(cell: CellPos): CellPos {
     const start = anchor.value && layout.value.rows[anchor.value.row];
-    return start ? { row: clamp(cell.row, start.groupFirst, start.groupLast), day: cell.day } : cell;
+    return start ? { row: clamp(cell.row, start.spanFirst, start.spanLast), day: cell.day } : cell;
   }
 
   // A selection set from outside (a form, a cleared draft) moves the anchor and the active cell with it.
   watch(selection, (next) => {
     if (!next || sameSelection(next, reported)) return;
-    const rows = layout.value.rows.filter((r) => r.row.target === next.target && next.channels.includes(r.row.channel));
+    const rows = layout.value.rows.filter((r) => covers(next, r));
     const from = columns.value[0]?.date;
     const first = rows[0];
     const last = rows.at(-1);
@@ -122,7 +138,7 @@ export function useGridSelection({ scroller, from, layout, columns, selection, s
     if (!sel) return { keys: new Set<string>(), from: -1, to: -1, boxes: [] };
     const first = daysBetween(from(), sel.from);
     const last = daysBetween(from(), sel.to);
-    const rows = layout.value.rows.filter((r) => r.row.target === sel.target && sel.channels.includes(r.row.channel));
+    const rows = layout.value.rows.filter((r) => covers(sel, r));
     const boxes: { top: number; height: number }[] = [];
     for (const r of rows) {
       const box = boxes.at(-1);
