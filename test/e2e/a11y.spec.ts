@@ -47,7 +47,7 @@ async function closeToasts(page: Page) {
 test('every screen of the demo has no serious or critical accessibility violation (axe, WCAG 2.2 AA)', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const app = await startApp({ INNKEEPER_DEMO_INBOX: '1' });
   const found: Found[] = [];
   try {
