@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySetup } from '@shared/rateSetups';
+import { buildGroups } from '@renderer/features/rates/ratesCells';
 import {
   channelList,
   dayCount,
@@ -9,6 +10,7 @@ import {
   factorPercent,
   parseTargetKey,
   quoted,
+  ruleOutcome,
   ruleText,
   targetLabel,
 } from '@renderer/features/rates/ruleWords';
@@ -122,5 +124,33 @@ describe('the diff of a push', () => {
       ['rate:DBL:BAR', '2026-12-01', '2026-12-01', 'no rule', 'Fixed 99', ['19']],
       ['rate:DBL:BAR', '2026-12-03', '2026-12-03', 'no rule', 'Fixed 99', ['19']],
     ]);
+  });
+});
+
+describe('what a rule gives on the selected days', () => {
+  const group = buildGroups({
+    hotelId: 'H1',
+    name: '',
+    currency: 'EUR',
+    channels: ['19'],
+    rooms: [
+      {
+        id: 'DBL',
+        name: 'Double',
+        inventory: 4,
+        rates: [{ id: 'BAR', name: 'Best', price: 120, weekPrices: [null, null, null, null, 145, 145, null] }],
+      },
+    ],
+  })[1]!;
+
+  it('names each weekday base of the days and what the rule makes of it, in the currency', () => {
+    // 2026-12-03 is a Thursday: Thursday to Saturday.
+    expect(ruleOutcome(group, { type: 'Increase', value: 10 }, '2026-12-03', '2026-12-05')).toBe(
+      'From the base price: €120 → €130, €145 → €155.',
+    );
+    expect(ruleOutcome(group, { type: 'Fixed', value: 99 }, '2026-12-04', '2026-12-04')).toBe(
+      'From the base price: €145 → €99.',
+    );
+    expect(ruleOutcome(group, { type: 'Fixed', value: 99 }, '2026-12-05', '2026-12-04')).toBeNull();
   });
 });

@@ -1,11 +1,34 @@
 import { channelName } from '@shared/channels';
-import { addDays } from '@shared/dates';
+import { addDays, daysOf } from '@shared/dates';
 import type { RateDayChange, DayRule } from '@shared/rates';
 import type { RuleEdit, Target } from '@shared/ratesComposer';
-import type { PropertySetup } from '@shared/rateSetups';
+import { resultingValue, type PropertySetup } from '@shared/rateSetups';
 import { type RuleType } from '@shared/su/inventory';
 
+import type { GridGroup } from './calendar/grid';
+import { money } from './ratesCells';
+
 /** How the Rates screen writes rules, targets and dates in the owner's words. */
+
+/**
+ * What a rule gives on the days `from`..`to` from their base, which may differ by day of the week: "From the base
+ * price: €120 → €130, €145 → €155." Null while the days are not a valid range.
+ */
+export function ruleOutcome(group: GridGroup, rule: { type: RuleType; value: number }, from: string, to: string) {
+  const noun = group.level === 'rate' ? 'price' : 'inventory';
+  if (group.base === null) return `No base ${noun} is set up, so the calendar shows the rule itself.`;
+  const date = /^\d{4}-\d{2}-\d{2}$/;
+  if (!date.test(from) || !date.test(to) || to < from) return null;
+  const seen = new Map<number, number>();
+  // Seven days hold every weekday: enough to name every base.
+  for (const day of daysOf(from, to).slice(0, 7)) {
+    const base = group.baseOn(day);
+    if (base !== null) seen.set(base, resultingValue(group.level, base, rule)!);
+  }
+  const write = (n: number) => (group.level === 'rate' ? money(n, group.currency) : n.toLocaleString());
+  const parts = [...seen].map(([base, result]) => `${write(base)} → ${write(result)}`);
+  return parts.length ? `From the base ${noun}: ${parts.join(', ')}.` : null;
+}
 
 /** What the rule editor sets: a modifier, no modifier (closed only), or no rule at all (Su's own data). */
 export type RuleKind = RuleType | 'none' | 'remove';
