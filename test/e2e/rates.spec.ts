@@ -345,6 +345,11 @@ test('the calendar shows the demo’s real prices by weekday with its currency, 
     expect(editorBox.y + editorBox.height).toBeLessThanOrEqual(680);
     // The inventory's editor says closing is per rate plan, and closes both rate plans of the room at once.
     await expect(editor.getByTestId('rule-close-note')).toContainText('Closing is set per rate plan');
+    await page.getByTestId('rates-setup-button').click();
+    await expect(setup.getByLabel('Sat', { exact: true }).first()).toHaveValue('145');
+    await page.screenshot({ path: `${shots}/C-setup-1024.png`, animations: 'disabled' });
+    await setup.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editor).toBeVisible();
     await page.screenshot({ path: `${shots}/C-editor-inventory-1024.png`, animations: 'disabled' });
     await editor.getByTestId('rule-close-plans').click();
     await expect(editor).toBeHidden();
