@@ -207,24 +207,19 @@ export const ratesMethods = {
     .object({
       hotelId: hotelIdSchema(20),
       confirmed: z.boolean().default(false),
-      /** The preview's fingerprint: what the owner looked at is what is sent. */
-      fingerprint: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/)
-        .optional(),
+      /** The preview's fingerprint (required): what the owner looked at is what is sent. */
+      fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'Preview the change first.'),
     })
     .strict(),
   'rates.history': hotel,
   'rates.revertPreview': z.object({ pushId: z.number().int().positive() }).strict(),
-  /** With its preview's fingerprint, as a push; a large revert (or one that closes dates) needs `confirmed`. */
+  /** With its preview's fingerprint (required), as a push; a large revert (or one that closes dates) needs `confirmed`. */
   'rates.revert': z
     .object({
       pushId: z.number().int().positive(),
       confirmed: z.boolean().default(false),
-      fingerprint: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/)
-        .optional(),
+      /** Its preview's fingerprint (required): no revert goes out that the owner did not look at. */
+      fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'Preview the revert first.'),
     })
     .strict(),
 } as const;

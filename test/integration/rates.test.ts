@@ -37,6 +37,9 @@ beforeEach(async () => {
  * or of prices without a base work on the property as Su knows it, with no rooms entered in the app.
  */
 const withoutRoomsEntered = () => call('rates.removeSetup', { hotelId: HOTEL });
+/** The fingerprint of the preview the owner looked at, which every push and revert carries. */
+const seen = async (hotelId = HOTEL) => (await call('rates.preview', { hotelId })).fingerprint;
+const seenRevert = async (pushId: number) => (await call('rates.revertPreview', { pushId })).fingerprint;
 afterEach(() => ctx.stop());
 
 describe('rates: draft, preview, push, history, revert', () => {
@@ -97,7 +100,7 @@ describe('rates: draft, preview, push, history, revert', () => {
         },
       ],
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(pushId);
     for (const channel of ['19', '9']) expect((await calendar(channel, 0, 2)).map((d) => d.rate)).toEqual([99, 99, 99]);
     expect((await calendar('244', 0, 0))[0]!.rateRule).toBeNull();
@@ -109,7 +112,7 @@ describe('rates: draft, preview, push, history, revert', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(4), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const first = await call('rates.push', { hotelId: HOTEL });
+    const first = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(first.pushId);
     await call('rates.saveDraft', {
       hotelId: HOTEL,
@@ -117,7 +120,7 @@ describe('rates: draft, preview, push, history, revert', () => {
     });
     const preview = await call('rates.preview', { hotelId: HOTEL });
     expect(preview.firstPush).toEqual([]);
-    const second = await call('rates.push', { hotelId: HOTEL });
+    const second = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(second.pushId);
     expect((await calendar('19', 0, 4)).map((d) => d.rate)).toEqual([99, 99, 99, 99, 99]);
     expect((await calendar('244', 2, 3)).map((d) => d.rateRule)).toEqual([
@@ -134,7 +137,7 @@ describe('rates: draft, preview, push, history, revert', () => {
     // Work in progress on another day: a revert, which no draft produced, leaves the draft alone.
     const other = { target: BAR, from: day(9), to: day(9), channels: ['9'], rule: { type: 'Fixed', value: 80 } };
     await call('rates.saveDraft', { hotelId: HOTEL, name: 'Later', edits: [other] });
-    const revert = await call('rates.revert', { pushId: second.pushId });
+    const revert = await call('rates.revert', { pushId: second.pushId, fingerprint: await seenRevert(second.pushId) });
     await applied(revert.pushId);
     expect(await call('rates.draft', { hotelId: HOTEL })).toMatchObject({ name: 'Later', edits: [other] });
     expect((await calendar('244', 2, 3)).map((d) => d.rateRule)).toEqual([null, null]);
@@ -146,12 +149,12 @@ describe('rates: draft, preview, push, history, revert', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(6), channels: ['19', '9', '244'], rule: { closed: true } }],
     });
-    const refused = await dispatch('rates.push', { hotelId: HOTEL });
+    const refused = await dispatch('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     expect(refused).toMatchObject({
       ok: false,
       error: { code: 'confirm_required', message: expect.stringMatching(/7 days.*closes dates/) },
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL, confirmed: true });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen(), confirmed: true });
     await applied(pushId);
     expect((await calendar('9', 0, 6)).every((d) => d.closed)).toBe(true);
   });
@@ -163,7 +166,7 @@ describe('rates of different properties', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(0), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(pushId);
     // The other property has never been pushed: its preview warns that rules set elsewhere will be replaced.
     await call('rates.saveDraft', {
@@ -245,7 +248,7 @@ describe('rooms and rate plans the owner enters', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(0), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    await call('rates.push', { hotelId: HOTEL });
+    await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await eventually(
       () => call('outbox.status'),
       (status) => status.paused !== null,
@@ -297,7 +300,7 @@ describe('the calendar’s view of what Su holds', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(1), channels: ['19'], rule: { type: 'Fixed', value: 99 } }],
     });
-    const ok = await call('rates.push', { hotelId: HOTEL });
+    const ok = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(ok.pushId);
     const confirmed = await call('rates.book', { hotelId: HOTEL });
     expect(confirmed).toEqual({
@@ -317,7 +320,7 @@ describe('the calendar’s view of what Su holds', () => {
       hotelId: HOTEL,
       edits: [{ target: NOPE, from: day(5), to: day(5), channels: ['9'], rule: { closed: true } }],
     });
-    const refused = await call('rates.push', { hotelId: HOTEL, confirmed: true });
+    const refused = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen(), confirmed: true });
     const failed = await eventually(
       () => call('rates.history', { hotelId: HOTEL }),
       (h) => h.find((p) => p.id === refused.pushId)?.state === 'failed',
@@ -348,7 +351,7 @@ describe('nothing Su does not expect goes out', () => {
   });
   const pushDraft = async (edits: unknown[], confirmed = false) => {
     await call('rates.saveDraft', { hotelId: HOTEL, edits });
-    return call('rates.push', { hotelId: HOTEL, confirmed });
+    return call('rates.push', { hotelId: HOTEL, fingerprint: await seen(), confirmed });
   };
 
   it('one push at a time: the next waits until Su confirmed the last, or it was discarded', async () => {
@@ -358,19 +361,19 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [fixed(['19'], 50), { target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: null }],
     });
-    const refused = await call('rates.push', { hotelId: HOTEL });
+    const refused = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     const history = await eventually(
       () => call('rates.history', { hotelId: HOTEL }),
       (h) => h[0]?.state === 'failed',
     );
     // A second push would be composed on top of one Su never took: it is refused, naming the first.
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['9'], 70)] });
-    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: await seen() })).toMatchObject({
       ok: false,
       error: { code: 'invalid_state', message: expect.stringContaining('was not confirmed by Su') },
     });
     await call('outbox.discard', { id: history[0]!.outboxId });
-    const second = await call('rates.push', { hotelId: HOTEL });
+    const second = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen() });
     await applied(second.pushId);
     // Only what the second push's own preview showed reached Su: channel 19 never got the refused push's 50.
     expect((await calendar('19', 0, 0))[0]!.rateRule).toBeNull();
@@ -387,9 +390,7 @@ describe('nothing Su does not expect goes out', () => {
     await applied(a.pushId);
     const b = await pushDraft([fixed(['9'], 70, 0, 1), fixed(['19'], 60, 1)]);
     await applied(b.pushId);
-    const revert = await call('rates.revert', {
-      pushId: a.pushId,
-    });
+    const revert = await call('rates.revert', { pushId: a.pushId, fingerprint: await seenRevert(a.pushId) });
     expect(revert).toMatchObject({ keptLater: 1, past: 0 });
     await applied(revert.pushId);
     // Day 0: A's channel 19 is undone, B's channel 9 stays. Day 1: B changed 19 again, so it keeps B's 60.
@@ -426,7 +427,7 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [{ target: NOPE, from: day(0), to: day(0), channels: ['9'], rule: { closed: true } }],
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL, confirmed: true });
+    const { pushId } = await call('rates.push', { hotelId: HOTEL, fingerprint: await seen(), confirmed: true });
     const history = await eventually(
       () => call('rates.history', { hotelId: HOTEL }),
       (h) => h.find((p) => p.id === pushId)?.state === 'failed',
@@ -462,7 +463,7 @@ describe('nothing Su does not expect goes out', () => {
       'Double Room · Best available rate on Airbnb: 480 on 1 day — more than three times the base price 120.',
     ]);
     expect(preview.large).toBe(true);
-    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: await seen() })).toMatchObject({
       ok: false,
       error: { code: 'confirm_required', message: expect.stringContaining('12 on 3 days') },
     });
@@ -471,12 +472,28 @@ describe('nothing Su does not expect goes out', () => {
     expect(await call('rates.preview', { hotelId: HOTEL })).toMatchObject({ warnings: [], large: false });
   });
 
+  it('no push and no revert goes out without the fingerprint of its preview', async () => {
+    await withoutRoomsEntered();
+    const a = await pushDraft([fixed(['19'], 50)]);
+    await applied(a.pushId);
+    await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 60)] });
+    expect(await dispatch('rates.push', { hotelId: HOTEL, confirmed: true })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'fingerprint' },
+    });
+    expect(await dispatch('rates.revert', { pushId: a.pushId, confirmed: true })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'fingerprint' },
+    });
+    expect((await call('rates.history', { hotelId: HOTEL })).map((h) => h.id)).toEqual([a.pushId]);
+  });
+
   it('a push is refused when the draft changed since the preview the owner looked at', async () => {
     await withoutRoomsEntered();
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 50)] });
-    const seen = await call('rates.preview', { hotelId: HOTEL });
+    const looked = await call('rates.preview', { hotelId: HOTEL });
     await call('rates.saveDraft', { hotelId: HOTEL, edits: [fixed(['19'], 500)] });
-    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: seen.fingerprint })).toMatchObject({
+    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: looked.fingerprint })).toMatchObject({
       ok: false,
       error: { code: 'preview_stale' },
     });
@@ -495,7 +512,7 @@ describe('nothing Su does not expect goes out', () => {
       hotelId: HOTEL,
       edits: [fixed(['19'], 50), { ...fixed(['189'], 40), target: { level: 'rate', roomId: 'DBL', rateId: 'NRF' } }],
     });
-    expect(await dispatch('rates.push', { hotelId: HOTEL })).toMatchObject({
+    expect(await dispatch('rates.push', { hotelId: HOTEL, fingerprint: await seen() })).toMatchObject({
       ok: false,
       error: { field: 'edits.1', message: expect.stringContaining('channel 189, which is no longer in Rooms') },
     });

@@ -127,7 +127,10 @@ describe('which days Innkeeper knows what Su holds', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(1), channels: ['19'], rule: { type: 'Fixed', value: 130 } }],
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL });
+    const { pushId } = await call('rates.push', {
+      hotelId: HOTEL,
+      fingerprint: (await call('rates.preview', { hotelId: HOTEL })).fingerprint,
+    });
     await applied(pushId);
     expect((await call('rates.book', { hotelId: HOTEL })).confirmed).toEqual({ 'rate:DBL:BAR': [day(0), day(1)] });
   });
@@ -139,7 +142,11 @@ describe('a revert, previewed and confirmed like a push', () => {
       hotelId: HOTEL,
       edits: [{ target: BAR, from: day(0), to: day(2), channels: ['19', '9'], rule }],
     });
-    const { pushId } = await call('rates.push', { hotelId: HOTEL, confirmed: true });
+    const { pushId } = await call('rates.push', {
+      hotelId: HOTEL,
+      confirmed: true,
+      fingerprint: (await call('rates.preview', { hotelId: HOTEL })).fingerprint,
+    });
     await applied(pushId);
     return pushId;
   };

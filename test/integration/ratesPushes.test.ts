@@ -83,7 +83,7 @@ describe('a rates push and its draft', () => {
   it('Su’s confirmation clears the draft revision the push was made from, never one edited since', async () => {
     const { service } = start();
     service.saveDraft({ hotelId: HOTEL, name: 'March', edits: [fixed(90)] });
-    const first = service.push(HOTEL, false);
+    const first = service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => received.length,
       (n) => n === 1,
@@ -97,7 +97,7 @@ describe('a rates push and its draft', () => {
     );
     expect(service.draft(HOTEL)).toMatchObject({ name: 'March, more' });
 
-    const second = service.push(HOTEL, false);
+    const second = service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => received.length,
       (n) => n === 2,
@@ -113,7 +113,7 @@ describe('a rates push and its draft', () => {
   it('a push that waited overnight sends only the days to come; one with no day left fails, saying why', async () => {
     const { service } = start();
     service.saveDraft({ hotelId: HOTEL, edits: [fixed(90, TODAY, '2030-03-12')] });
-    service.push(HOTEL, false);
+    service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => received.length,
       (n) => n === 1,
@@ -127,7 +127,7 @@ describe('a rates push and its draft', () => {
     // Queued on the 10th for the 11th and 12th while Su is busy, sent on the 12th: only the 12th goes out.
     service.saveDraft({ hotelId: HOTEL, edits: [fixed(70, '2030-03-11', '2030-03-12')] });
     busy = true;
-    const { pushId } = service.push(HOTEL, false);
+    const { pushId } = service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => historyOf(service)[0]!,
       (p) => p.id === pushId && p.state === 'queued' && p.error !== null,
@@ -151,7 +151,7 @@ describe('a rates push and its draft', () => {
     clock.today = '2030-03-12';
     service.saveDraft({ hotelId: HOTEL, edits: [fixed(60, '2030-03-12', '2030-03-13')] });
     busy = true;
-    const late = service.push(HOTEL, false);
+    const late = service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => historyOf(service)[0]!,
       (p) => p.id === late.pushId && p.error !== null,
@@ -169,7 +169,7 @@ describe('a rates push and its draft', () => {
   it('a push Su confirmed just before the app stopped is in the record when it starts again', async () => {
     const { service } = start();
     service.saveDraft({ hotelId: HOTEL, edits: [fixed(90)] });
-    const { pushId } = service.push(HOTEL, false);
+    const { pushId } = service.push(HOTEL, false, service.preview(HOTEL).fingerprint);
     await eventually(
       async () => received.length,
       (n) => n === 1,

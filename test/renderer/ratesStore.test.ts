@@ -171,6 +171,33 @@ describe('a revert in the rates store', () => {
     expect(await reverting).toBe('Revert queued. 1 channel rule changed again by a later push stays as it is.');
   });
 
+  it('without a preview of that push, previews first and sends nothing', async () => {
+    const { core, rates } = await openProperty();
+    // A preview of another push does not count.
+    const other = rates.previewRevert(3);
+    await settle();
+    core
+      .pending('rates.revertPreview')[0]!
+      .answer(ok({ ...preview('other'), fingerprint: 'e'.repeat(64), keptLater: 0, past: 0 }));
+    await other;
+
+    const reverting = rates.revert(7, true);
+    await settle();
+    const asked = core.pending('rates.revertPreview');
+    expect(asked.at(-1)!.args).toEqual({ pushId: 7 });
+    asked.at(-1)!.answer(ok({ ...preview('Revert of “Spring”'), fingerprint: 'f'.repeat(64), keptLater: 0, past: 0 }));
+    expect(await reverting).toMatchObject({ code: 'preview_stale' });
+    expect(core.pending('rates.revert')).toEqual([]);
+    expect(rates.revertPreview).toMatchObject({ name: 'Revert of “Spring”' });
+
+    // Now that it was shown, the revert goes out with its fingerprint.
+    const again = rates.revert(7, false);
+    await settle();
+    expect(core.pending('rates.revert')[0]!.args).toEqual({ pushId: 7, confirmed: false, fingerprint: 'f'.repeat(64) });
+    core.pending('rates.revert')[0]!.answer(ok({ pushId: 8, keptLater: 0, past: 0 }));
+    expect(await again).toBe('Revert queued.');
+  });
+
   it('shows why a revert cannot be previewed, and an older preview never replaces a newer one', async () => {
     const { core, rates } = await openProperty();
     void rates.previewRevert(1);

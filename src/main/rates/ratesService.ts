@@ -82,8 +82,8 @@ export function createRatesService(deps: {
   }
 
   /** Refuses a push whose request is not the one previewed, or a large one not confirmed. */
-  function checkConfirmed(p: RatePreview, confirmed: boolean, expected: string | undefined): void {
-    if (expected !== undefined && expected !== p.fingerprint)
+  function checkConfirmed(p: RatePreview, confirmed: boolean, expected: string): void {
+    if (expected !== p.fingerprint)
       throw new AppFailure({
         code: 'preview_stale',
         message: 'What would be sent changed since this preview: look at the new preview before pushing.',
@@ -112,10 +112,10 @@ export function createRatesService(deps: {
     preview,
     revertPreview,
     /**
-     * Queues a revert, as a push: with `expected` (its preview's fingerprint) only what the owner looked at is
-     * sent, and a large one (or one that closes dates) needs `confirmed`.
+     * Queues a revert, as a push: `expected` (its preview's fingerprint, required) makes sure only what the owner
+     * looked at is sent, and a large one (or one that closes dates) needs `confirmed`.
      */
-    revert(pushId: number, confirmed: boolean, expected?: string) {
+    revert(pushId: number, confirmed: boolean, expected: string) {
       checkConfirmed(revertPreview(pushId), confirmed, expected);
       return pushes.revert(pushId);
     },
@@ -157,15 +157,15 @@ export function createRatesService(deps: {
     },
 
     /**
-     * Queues the draft. A large change needs `confirmed`; with `expected` (the preview's fingerprint) the push is
-     * refused if the request is no longer the one the owner looked at. The draft is kept until Su confirms.
+     * Queues the draft. A large change needs `confirmed`; `expected` (the preview's fingerprint, required) refuses
+     * the push if the request is no longer the one the owner looked at. The draft is kept until Su confirms.
      */
-    push(hotelId: string, confirmed: boolean, expected?: string): { pushId: number } {
+    push(hotelId: string, confirmed: boolean, expected: string): { pushId: number } {
       refuseWhileUnsettled(hotelId);
       const { edits } = draft(hotelId);
       setups.checkEdits(hotelId, edits);
       const p = preview(hotelId);
-      if (expected !== undefined && expected !== p.fingerprint)
+      if (expected !== p.fingerprint)
         throw new AppFailure({
           code: 'preview_stale',
           message: 'The draft changed since this preview: look at the new preview before pushing.',
@@ -177,7 +177,7 @@ export function createRatesService(deps: {
           message: 'Nothing to send: the draft changes nothing.',
           retryable: false,
         });
-      checkConfirmed(p, confirmed, undefined);
+      checkConfirmed(p, confirmed, p.fingerprint);
       const revision = db.prepare('SELECT revision FROM rate_drafts WHERE hotel_id = ?').get(hotelId) as
         { revision: number } | undefined;
       return { pushId: pushes.enqueue(hotelId, p.name, edits, { draftRevision: revision?.revision ?? null }) };

@@ -204,6 +204,13 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   // ---- push, revert, and decisions about a push that failed ---------------------------------------------------
+  /** Said when a push or revert is asked for before its preview was shown: the preview is loaded, nothing is sent. */
+  const notPreviewed: AppError = {
+    code: 'preview_stale',
+    message: 'Look at the preview first: nothing was sent.',
+    retryable: false,
+  };
+
   async function afterPush(id: string, pushId: number) {
     lastPushId.value = pushId;
     await Promise.all([loadBook(id), loadHistory(id)]);
@@ -214,9 +221,14 @@ export const useRatesStore = defineStore('rates', () => {
     const id = hotelId.value;
     if (!id) return null;
     await flushName();
-    // Only what the owner previewed may go out: the core refuses if the request is no longer that one.
+    // Only what the owner previewed may go out: the core refuses if the request is no longer that one. With no
+    // preview shown yet, it is loaded first and nothing is sent until the owner looked at it.
     const fingerprint = preview.value?.fingerprint;
-    const result = await api['rates.push']({ hotelId: id, confirmed, ...(fingerprint ? { fingerprint } : {}) });
+    if (!fingerprint) {
+      await refreshPreview(id);
+      return previewError.value ?? notPreviewed;
+    }
+    const result = await api['rates.push']({ hotelId: id, confirmed, fingerprint });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
     return null;
@@ -225,6 +237,8 @@ export const useRatesStore = defineStore('rates', () => {
   // ---- revert: previewed and confirmed like a push ----------------------------------------------------------------
   const revertPreview = shallowRef<RateRevertPreview | null>(null);
   const revertPreviewError = shallowRef<AppError | null>(null);
+  /** The push whose revert `revertPreview` shows. */
+  let revertPreviewOf: number | null = null;
   const revertLoads = latestOnly();
 
   /** What reverting the push would send, for the preview dialog. */
@@ -232,10 +246,13 @@ export const useRatesStore = defineStore('rates', () => {
     const isNewest = revertLoads();
     revertPreview.value = null;
     revertPreviewError.value = null;
+    revertPreviewOf = null;
     const result = await api['rates.revertPreview']({ pushId });
     if (!isNewest()) return;
-    if (result.ok) revertPreview.value = result.value;
-    else revertPreviewError.value = result.error;
+    if (result.ok) {
+      revertPreview.value = result.value;
+      revertPreviewOf = pushId;
+    } else revertPreviewError.value = result.error;
   }
 
   /**
@@ -245,8 +262,13 @@ export const useRatesStore = defineStore('rates', () => {
   async function revert(pushId: number, confirmed = false): Promise<AppError | string | null> {
     const id = hotelId.value;
     if (!id) return null;
-    const fingerprint = revertPreview.value?.fingerprint;
-    const result = await api['rates.revert']({ pushId, confirmed, ...(fingerprint ? { fingerprint } : {}) });
+    // Never without its preview: with none shown for this push, it is loaded first and nothing is sent yet.
+    const fingerprint = revertPreviewOf === pushId ? revertPreview.value?.fingerprint : undefined;
+    if (!fingerprint) {
+      await previewRevert(pushId);
+      return revertPreviewError.value ?? notPreviewed;
+    }
+    const result = await api['rates.revert']({ pushId, confirmed, fingerprint });
     if (!result.ok) return result.error;
     await afterPush(id, result.value.pushId);
     const { keptLater, past } = result.value;
