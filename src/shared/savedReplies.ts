@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ThreadDetail } from './inbox';
 import { idArgSchema, noArgs } from './validation';
 
 /** The variables a saved reply can use, written {{name}} in its text. */
@@ -21,6 +22,72 @@ export const CHANNEL_VARIABLES: Record<'244' | '19' | '9', readonly TemplateVari
   '19': ['booking_number'],
   '9': ['booking_number'],
 };
+
+/** What a conversation knows that a saved reply can use (the thread's fields, as stored). */
+export interface ConversationFacts {
+  channel: string;
+  firstName: string | null | undefined;
+  /** Su's booking id; for an Airbnb enquiry (flag `T`) it is the thread's id, not a booking. */
+  bookingId: string | null | undefined;
+  /** Airbnb's flag: `B` a booking, `T` an enquiry. */
+  bookingFlag: string | null | undefined;
+  confirmationCode: string | null | undefined;
+  checkIn: string | null | undefined;
+  checkOut: string | null | undefined;
+  listingName: string | null | undefined;
+}
+
+const known = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * The values a conversation fills in (the one place that says so: the composer fills saved replies with them, the
+ * core names the guest with them). The booking number is Airbnb's confirmation code, or Su's booking id on Airbnb
+ * only when the thread is a booking (flag `B`): an enquiry's id is its thread's, which the guest never saw.
+ * Dates go through `day` (as stored, YYYY-MM-DD, unless a format is given).
+ */
+export function conversationValues(
+  t: ConversationFacts,
+  day: (value: string) => string = (value) => value,
+): Record<TemplateVariable, string | null> {
+  const booking =
+    t.channel === '244'
+      ? (known(t.confirmationCode) ?? (t.bookingFlag === 'B' ? known(t.bookingId) : null))
+      : known(t.bookingId);
+  const date = (value: string | null | undefined) => {
+    const v = known(value);
+    return v ? day(v) : null;
+  };
+  return {
+    guest_first_name: known(t.firstName),
+    check_in: date(t.checkIn),
+    check_out: date(t.checkOut),
+    listing_name: known(t.listingName),
+    booking_number: booking,
+  };
+}
+
+/** The values of a thread as the inbox shows it (its booking details first, else its summary's). */
+export function threadValues(
+  t: Pick<
+    ThreadDetail,
+    'channel' | 'guest' | 'guestName' | 'booking' | 'bookingId' | 'bookingFlag' | 'checkIn' | 'checkOut' | 'listingName'
+  >,
+  day?: (value: string) => string,
+): Record<TemplateVariable, string | null> {
+  return conversationValues(
+    {
+      channel: t.channel,
+      firstName: t.guest?.firstName ?? t.guestName,
+      bookingId: t.bookingId,
+      bookingFlag: t.bookingFlag,
+      confirmationCode: t.booking?.confirmationCode,
+      checkIn: t.booking?.checkIn ?? t.checkIn,
+      checkOut: t.booking?.checkOut ?? t.checkOut,
+      listingName: t.booking?.listingName ?? t.listingName,
+    },
+    day,
+  );
+}
 
 /** Any {{…}} left in a text, as written, each once (a variable or not: nothing in double braces goes to a guest). */
 export function unfilledPlaceholders(text: string): string[] {

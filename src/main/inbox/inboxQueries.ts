@@ -10,6 +10,7 @@ import type {
   threadQuerySchema,
 } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
+import { conversationValues } from '../../shared/savedReplies';
 import { ftsTerm, propertyNameSql, searchWords, threadSearch } from './inboxSearch';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
@@ -50,7 +51,8 @@ const named = (v: string | null | undefined) => (typeof v === 'string' && v.trim
 
 /**
  * Who a conversation is with, by what is known: the first name; else the booking number (Booking.com and Expedia
- * send no name) or Airbnb's confirmation code; an Airbnb enquiry without a name is an enquiry.
+ * send no name) or Airbnb's confirmation code, as the saved replies fill it; an Airbnb enquiry without a name is an
+ * enquiry.
  */
 export function guestLabel(t: {
   channel: string;
@@ -59,13 +61,9 @@ export function guestLabel(t: {
   bookingFlag: string | null;
   confirmationCode: string | null;
 }): string {
-  const name = named(t.firstName);
-  if (name) return name;
-  const booking =
-    t.channel === '244'
-      ? (named(t.confirmationCode) ?? (t.bookingFlag === 'B' ? named(t.bookingId) : null))
-      : named(t.bookingId);
-  if (booking) return `Booking ${booking}`;
+  const values = conversationValues({ ...t, checkIn: null, checkOut: null, listingName: null });
+  if (values.guest_first_name) return values.guest_first_name;
+  if (values.booking_number) return `Booking ${values.booking_number}`;
   return t.channel === '244' && t.bookingFlag === 'T' ? 'Enquiry' : 'Guest';
 }
 
