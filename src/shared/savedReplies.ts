@@ -89,9 +89,20 @@ export function threadValues(
   );
 }
 
-/** Any {{…}} left in a text, as written, each once (a variable or not: nothing in double braces goes to a guest). */
+/** The longest placeholder named as written; a longer one is cut with an ellipsis. */
+const SHOWN = 40;
+
+/**
+ * Any {{…}} left in a text, as written (spaces dropped, a long one cut), each once: a variable or not, and in any
+ * odd form (`{{a}b}}`, `{{ {{x}} }}`, across lines), whatever lies between a `{{` and the next `}}` never goes to
+ * a guest.
+ */
 export function unfilledPlaceholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{[^{}]*\}\}/g)].map((m) => m[0].replace(/\s+/g, '')))];
+  const shown = (whole: string) => {
+    const tight = whole.replace(/\s+/g, '');
+    return tight.length > SHOWN ? `${tight.slice(0, SHOWN - 3)}…}}` : tight;
+  };
+  return [...new Set([...text.matchAll(/\{\{[\s\S]*?\}\}/g)].map((m) => shown(m[0])))];
 }
 
 /** The sentence for a text that still holds placeholders, naming them; null when it holds none. */

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ThreadDetail } from '../../src/shared/inbox';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
@@ -158,6 +160,55 @@ describe('replying to reviews', () => {
     await call('inbox.saveReviewDraft', { reviewId: review.id, body: 'More' });
     await call('inbox.saveReviewDraft', { reviewId: review.id, body: '  ' });
     expect((await call('inbox.reviews'))[0]!.draft).toBeNull();
+  });
+});
+
+describe('a reply queued before the placeholder check', () => {
+  it('is not sent at start or on Retry while it holds a {{placeholder}}: it fails naming it', async () => {
+    await control().push({ kind: 'message', channel: '19', message: 'Is breakfast included?' });
+    const thread = await firstThread();
+    // A well-formed payload for this thread, from a reply the provider refused (then discarded).
+    const failed = await refusedReply(thread.id, 'Yes.');
+    const outboxId = failed.messages.at(-1)!.delivery!.outboxId;
+    await call('outbox.discard', { id: outboxId });
+    const { payload } = ctx.core.db.db.prepare('SELECT payload FROM outbox WHERE id = ?').get(outboxId) as {
+      payload: string;
+    };
+    const reply = { ...JSON.parse(payload), hotelid: 'IK-DEMO-001', message: 'Yes {{guest_first_name}}, see {{a}b}}.' };
+    await ctx.core.close();
+    // As a version without the check left it: queued, straight in the outbox.
+    const file = new DatabaseSync(join(ctx.dataDir, 'innkeeper.db'));
+    const { lastInsertRowid } = file
+      .prepare(
+        `INSERT INTO outbox (entity_key, kind, payload, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, 'message-reply', ?, 'queued', 0, 0, 0)`,
+      )
+      .run(`thread:${thread.id}`, JSON.stringify(reply));
+    file.close();
+    ctx = await startTestCore({ dataDir: ctx.dataDir });
+    const row = () =>
+      ctx.core.db.db.prepare('SELECT state, attempts, last_error FROM outbox WHERE id = ?').get(lastInsertRowid) as {
+        state: string;
+        attempts: number;
+        last_error: string | null;
+      };
+    await eventually(
+      async () => row(),
+      (r) => r.state === 'failed',
+    );
+    const error = JSON.parse(row().last_error!);
+    expect(error).toMatchObject({ retryable: false, message: expect.stringContaining('{{guest_first_name}}') });
+    expect(error.message).toContain('{{a}b}}');
+    // Retry checks again: still not sent.
+    await call('outbox.retry', { id: Number(lastInsertRowid) });
+    await eventually(
+      async () => row(),
+      (r) => r.state === 'failed' && r.attempts >= 2,
+    );
+    const sent = (await control().requests()).filter(
+      (r) => r.path.endsWith('/messagingAB') && JSON.stringify(r.body).includes('{{'),
+    );
+    expect(sent).toEqual([]);
   });
 });
 

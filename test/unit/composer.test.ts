@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fillTemplate, savedReplySchema } from '../../src/shared/savedReplies';
+import {
+  fillTemplate,
+  placeholderProblem,
+  savedReplySchema,
+  unfilledPlaceholders,
+} from '../../src/shared/savedReplies';
 import { composerWarnings } from '../../src/shared/inbox';
 
 describe('saved replies', () => {
@@ -37,5 +42,14 @@ describe('warnings before sending', () => {
     ]);
     expect(composerWarnings({ channel: '244', hasBooking: true }, text)).toEqual([]);
     expect(composerWarnings({ channel: '9', hasBooking: false }, text)).toEqual([]);
+  });
+});
+
+describe('placeholders left in a text', () => {
+  it('finds any {{…}}, odd forms too, and names it', () => {
+    expect(unfilledPlaceholders('Hi {{a}b}}, {{ {{x}} }} and {{\nname }}')).toEqual(['{{a}b}}', '{{{{x}}', '{{name}}']);
+    expect(unfilledPlaceholders('Hi {single} }} {{')).toEqual([]);
+    expect(placeholderProblem('Hi {{a}b}}')).toContain('{{a}b}}');
+    expect(unfilledPlaceholders(`{{${'x'.repeat(100)}}}`)[0]!.length).toBeLessThanOrEqual(40);
   });
 });

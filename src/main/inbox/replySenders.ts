@@ -1,4 +1,6 @@
 import type { LegacyReviewReply, MessageReply, ReviewReply } from '../../shared/su/messaging';
+import { ErrorCode, AppFailure } from '../../shared/result';
+import { placeholderProblem } from '../../shared/savedReplies';
 import type { ProviderClient } from '../provider/client';
 
 /** The outbox kinds of the three replies: to a guest message, to a current review, to a legacy Airbnb review. */
@@ -14,10 +16,35 @@ export const REPLY_KINDS = {
  */
 export function replySenders(client: () => ProviderClient) {
   return {
-    [REPLY_KINDS.message]: (reply: MessageReply) => client().messages.reply(reply),
-    [REPLY_KINDS.review]: (reply: ReviewReply) => client().reviews.reply(reply),
-    [REPLY_KINDS.legacyReview]: (reply: LegacyReviewReply) => client().reviews.replyLegacy(reply),
+    [REPLY_KINDS.message]: async (reply: MessageReply) => {
+      refuseUnfilled(reply.message);
+      return client().messages.reply(reply);
+    },
+    [REPLY_KINDS.review]: async (reply: ReviewReply) => {
+      refuseUnfilled(reply.review_reply);
+      return client().reviews.reply(reply);
+    },
+    [REPLY_KINDS.legacyReview]: async (reply: LegacyReviewReply) => {
+      refuseUnfilled(reply.replytext);
+      return client().reviews.replyLegacy(reply);
+    },
   };
+}
+
+/**
+ * The last check before a reply leaves: one that still holds a {{placeholder}} (queued before the composer and the
+ * core checked, or put in the outbox by any other way) is not sent. It fails for the owner, naming the
+ * placeholder, and is not retried: they edit it or discard it.
+ */
+function refuseUnfilled(text: unknown): void {
+  const problem = typeof text === 'string' ? placeholderProblem(text) : null;
+  if (problem)
+    throw new AppFailure({
+      code: ErrorCode.Validation,
+      message: `Not sent. ${problem}`,
+      field: 'body',
+      retryable: false,
+    });
 }
 
 export type ReplySenders = ReturnType<typeof replySenders>;
