@@ -103,8 +103,6 @@ export interface ThreadDetail extends ThreadSummary {
   bookingFlag: string | null;
   guest: GuestInfo | null;
   booking: BookingInfo | null;
-  /** The payout's currency (ISO 4217), from the property's setup or payment account; null when not known. */
-  payoutCurrency: string | null;
   messages: ThreadMessage[];
   /** What the owner was typing, saved as they typed. */
   draft: string | null;

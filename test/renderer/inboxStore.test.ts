@@ -33,7 +33,6 @@ function thread(id: number, ...bodies: string[]): ThreadDetail {
     bookingFlag: null,
     guest: null,
     booking: null,
-    payoutCurrency: null,
     messages: bodies.map((body, i) => ({
       id: i + 1,
       author: 'guest',

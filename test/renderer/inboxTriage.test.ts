@@ -2,7 +2,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CurrentReviewItem, InboxCounts, LegacyReviewItem, ThreadSummary } from '@shared/inbox';
 import { ok } from '@shared/result';
-import { moneyText, relativeDay } from '@renderer/features/inbox/format';
+import { payoutText, relativeDay } from '@renderer/features/inbox/format';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { reviewDateText, reviewShortDate, scoreText } from '@renderer/features/inbox/reviews/reviewFacts';
 import { installFakeApi, settle } from './fakeApi';
@@ -168,10 +168,10 @@ describe('dates and money as people read them', () => {
     expect(scoreText({ ...current(null), overallScore: null })).toBeNull();
   });
 
-  it('a payout with its currency, or saying that the currency is not known', () => {
-    expect(moneyText('451.00', 'EUR')).toBe('€451.00');
-    expect(moneyText('451', 'GBP')).toBe('£451.00');
-    expect(moneyText('451.00', null)).toBe('451.00 (currency not known)');
-    expect(moneyText(null, 'EUR')).toBe('—');
+  it('an Airbnb payout with no currency guessed: it is in the host’s payout currency', () => {
+    expect(payoutText('451.00')).toMatch(/^451[.,]00 \(in your Airbnb payout currency\)$/);
+    expect(payoutText('451')).not.toMatch(/[€£$]|EUR/);
+    expect(payoutText('about 451')).toBe('about 451 (in your Airbnb payout currency)');
+    expect(payoutText(null)).toBe('—');
   });
 });

@@ -55,7 +55,6 @@ const thread = (over: Partial<ThreadDetail> = {}): ThreadDetail => ({
   bookingFlag: 'B',
   guest: null,
   booking: null,
-  payoutCurrency: null,
   messages: [],
   draft: null,
   ...over,

@@ -47,8 +47,6 @@ export function ftsQuery(text: string): string {
   return searchWords(text).map(ftsTerm).join(' ');
 }
 
-const named = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim() : null);
-
 /**
  * Who a conversation is with, by what is known: the first name; else the booking number (Booking.com and Expedia
  * send no name) or Airbnb's confirmation code, as the saved replies fill it; an Airbnb enquiry without a name is an
@@ -110,20 +108,6 @@ const notFound = () =>
 export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
   const reviews = createReviewQueries(db, now);
 
-  /** The payout's currency: the property's as set up under Rates, else its payment account's. */
-  const payoutCurrency = (hotelId: string | null): string | null => {
-    if (!hotelId) return null;
-    const row = db
-      .prepare(
-        `SELECT coalesce(
-           (SELECT json_extract(setup, '$.currency') FROM rate_setups WHERE hotel_id = ?),
-           (SELECT currency FROM payment_partners WHERE hotel_id = ? ORDER BY updated_at DESC LIMIT 1)) AS currency`,
-      )
-      .get(hotelId, hotelId) as { currency: unknown } | undefined;
-    const code = typeof row?.currency === 'string' ? row.currency.trim().toUpperCase() : '';
-    return /^[A-Z]{3}$/.test(code) ? code : null;
-  };
-
   const setThread = (sql: string, ...params: SQLInputValue[]) => {
     if (db.prepare(sql).run(...params).changes === 0) throw notFound();
   };
@@ -144,7 +128,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       }
       if (q.unreadOnly) where.push('t.unread > 0');
       if (q.needsReplyOnly) where.push('t.needs_reply = 1');
-      const search = q.search ? threadSearch(q.search) : null;
+      const search = q.search ? threadSearch(db, q.search) : null;
       if (search) {
         where.push(search.sql);
         params.push(...search.params);
@@ -183,7 +167,6 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         bookingFlag: row.booking_flag,
         guest: row.guest ? JSON.parse(row.guest) : null,
         booking: row.booking ? JSON.parse(row.booking) : null,
-        payoutCurrency: payoutCurrency(row.hotel_id),
         messages: messages.map((m) => ({
           id: m.id,
           author: m.author,

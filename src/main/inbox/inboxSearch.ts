@@ -1,4 +1,4 @@
-import type { SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 
 // What the inbox's search finds besides message and review text (the FTS5 index): who and what a conversation or
 // review is about. Those facts change after a message is filed (the owner names a property under Rates, a later
@@ -9,8 +9,25 @@ import type { SQLInputValue } from 'node:sqlite';
 export const propertyNameSql = (hotel: string) =>
   `(SELECT nullif(trim(json_extract(rs.setup, '$.name')), '') FROM rate_setups rs WHERE rs.hotel_id = ${hotel})`;
 
-/** The words the owner typed, each one matched on its own (all must match). */
-export const searchWords = (text: string): string[] => text.split(/\s+/).filter(Boolean).slice(0, 12);
+/** At most this many words of a search count (each one costs a lookup). */
+export const MAX_SEARCH_WORDS = 6;
+
+/**
+ * The words the owner typed that a search looks for (all must match): a word with no letter or digit (`&`, `-`)
+ * can match nothing in the index, so it is left out; so are 1-character words, unless there is nothing else; the
+ * same word once, and no more than {@link MAX_SEARCH_WORDS}.
+ */
+export function searchWords(text: string): string[] {
+  const usable = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  const long = usable.filter((w) => [...w].length > 1);
+  const seen = new Set<string>();
+  return (long.length ? long : usable)
+    .filter((w) => !seen.has(w.toLowerCase()) && seen.add(w.toLowerCase()))
+    .slice(0, MAX_SEARCH_WORDS);
+}
+
+/** A WHERE part that keeps nothing: what the owner typed holds no word that could match. */
+const NOTHING = { sql: '0', params: [] as SQLInputValue[] };
 
 /** One word as an FTS5 prefix term, quotes escaped (never an FTS syntax error). */
 export const ftsTerm = (word: string) => `"${word.replace(/"/g, '""')}"*`;
@@ -40,26 +57,44 @@ const REVIEW_FACTS = facts([
   propertyNameSql('r.hotel_id'),
 ]);
 
-/** The WHERE part keeping threads where every word is in a message or in what the thread is about. */
-export function threadSearch(text: string): { sql: string; params: SQLInputValue[] } | null {
+/**
+ * The ids of the threads where every word is in one of its messages or in what the thread is about, found ONCE
+ * (the list's count and its page are then read from them): one FTS lookup per word, and what each thread is about
+ * read once per search (not once per word and thread), each word then looked for in it.
+ */
+export function matchingThreadIds(db: DatabaseSync, text: string): number[] {
   const words = searchWords(text);
-  if (!words.length) return null;
-  return {
-    sql: words
-      .map(
-        () =>
-          `(t.id IN (SELECT m.thread_id FROM search_index s JOIN messages m ON s.source = 'message' AND m.id = s.ref
-                     WHERE search_index MATCH ?) OR (${THREAD_FACTS}) LIKE ? ESCAPE '\\')`,
-      )
-      .join(' AND '),
-    params: words.flatMap((w) => [ftsTerm(w), likeTerm(w)]),
-  };
+  if (!words.length) return [];
+  const inMessages = db.prepare(
+    `SELECT m.thread_id AS id FROM search_index s JOIN messages m ON m.id = s.ref
+     WHERE search_index MATCH ? AND s.source = 'message'`,
+  );
+  const perWord = words.map((w) => new Set((inMessages.all(ftsTerm(w)) as { id: number }[]).map((r) => r.id)));
+  const needles = words.map((w) => w.toLowerCase());
+  const found: number[] = [];
+  for (const row of db.prepare(`SELECT t.id, ${THREAD_FACTS} AS about FROM threads t`).iterate() as Iterable<{
+    id: number;
+    about: string;
+  }>) {
+    const about = row.about.toLowerCase();
+    if (needles.every((needle, i) => perWord[i]!.has(row.id) || about.includes(needle))) found.push(row.id);
+  }
+  return found;
+}
+
+/** The WHERE part keeping the threads a search finds: their ids, found once (see {@link matchingThreadIds}). */
+export function threadSearch(db: DatabaseSync, text: string): { sql: string; params: SQLInputValue[] } | null {
+  if (!text.trim()) return null;
+  const ids = matchingThreadIds(db, text);
+  if (!ids.length) return NOTHING;
+  return { sql: 't.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(ids)] };
 }
 
 /** The same for reviews: each word in the review's text or in who and what it is about. */
 export function reviewSearch(text: string): { sql: string; params: SQLInputValue[] } | null {
+  if (!text.trim()) return null;
   const words = searchWords(text);
-  if (!words.length) return null;
+  if (!words.length) return NOTHING;
   return {
     sql: words
       .map(

@@ -102,18 +102,15 @@ export function relativeDay(ms: number, now: number): string {
 }
 
 /**
- * An amount the channel sent, with its currency: "€474.00" when the currency is known; the amount and a word
- * that the currency is not known otherwise (Airbnb's payout carries none; the property's setup or payment account
- * gives it).
+ * An Airbnb payout as the channel sent it: the amount, and honestly which currency: Airbnb pays out in the host's
+ * payout currency (set in their Airbnb account, not known here), which need not be the property's, so no currency
+ * sign is put to it.
  */
-export function moneyText(amount: string | null, currency: string | null): string {
+export function payoutText(amount: string | null): string {
   if (amount === null || amount.trim() === '') return '—';
   const n = Number(amount);
-  if (!currency) return `${amount} (currency not known)`;
-  if (!Number.isFinite(n)) return `${amount} ${currency}`;
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(n);
-  } catch {
-    return `${amount} ${currency}`;
-  }
+  const shown = Number.isFinite(n)
+    ? new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)
+    : amount.trim();
+  return `${shown} (in your Airbnb payout currency)`;
 }
