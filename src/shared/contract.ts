@@ -114,7 +114,20 @@ export type InnkeeperApi = {
   on<E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void): () => void;
 };
 
-/** Maximum size of one serialized call (arguments), checked by every host. */
-export const MAX_CALL_BYTES = 256 * 1024;
+/**
+ * Maximum size of one serialized call (arguments) in UTF-8 bytes, checked by every host (the dispatcher, and the
+ * web host's body limit). Room for the longest draft (`DRAFT_MAX_LENGTH` UTF-16 units, at most 3 UTF-8 bytes
+ * each, or 6 bytes where JSON escapes one) with its other fields.
+ */
+export const MAX_CALL_BYTES = 1024 * 1024;
+
+/**
+ * Browser mode: the unauthenticated address where the web host proves it knows the session token before the page
+ * sends it. `GET SESSION_PROOF_PATH?nonce=<page's random nonce>` answers, as text, the base64url
+ * HMAC-SHA256 keyed with the token of `sessionProofMessage(nonce, port)` — bound to the port it listens on, so
+ * the app's proof cannot be relayed by a program on another port.
+ */
+export const SESSION_PROOF_PATH = '/api/session-proof';
+export const sessionProofMessage = (nonce: string, port: number) => `innkeeper-session-proof:${port}:${nonce}`;
 
 export type { AppError, Result };

@@ -1,10 +1,14 @@
+import { createHmac } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startWebHost, type RunningWebHost } from '../../src/main/hosts/web/webHost';
 import { startWebHostWithSession, webSessionFile } from '../../src/main/hosts/web/webSession';
+import { MAX_CALL_BYTES, SESSION_PROOF_PATH, sessionProofMessage } from '../../src/shared/contract';
+import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
 import { startTestCore } from '../support/core';
 
 const TOKEN = 'test-session-token-0123456789';
@@ -109,6 +113,65 @@ describe('browser-mode web host over real loopback HTTP', () => {
       req.end('{}');
     });
     expect(status).toBe(421);
+  });
+
+  it('proves it knows the token without one: the HMAC of the nonce and its port, and nothing else', async () => {
+    const nonce = 'bm9uY2UtZnJvbS10aGUtcGFnZS0wMTIzNDU2Nzg5';
+    const response = await fetch(`${base}${SESSION_PROOF_PATH}?nonce=${nonce}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const expected = createHmac('sha256', TOKEN).update(sessionProofMessage(nonce, web.port)).digest('base64url');
+    expect(await response.text()).toBe(expected);
+    // Another nonce, another proof; the token itself never appears.
+    const other = await (await fetch(`${base}${SESSION_PROOF_PATH}?nonce=${'A'.repeat(43)}`)).text();
+    expect(other).not.toBe(expected);
+    expect(other).not.toContain(TOKEN);
+    // Anything but one plain nonce is answered with nothing.
+    for (const query of ['', '?nonce=', '?nonce=short', `?nonce=${'x'.repeat(129)}`, '?nonce=a%20b'.padEnd(40, 'c')]) {
+      const refused = await fetch(`${base}${SESSION_PROOF_PATH}${query}`);
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toBe('');
+    }
+    const post = await fetch(`${base}${SESSION_PROOF_PATH}?nonce=${nonce}`, { method: 'POST' });
+    expect(post.status).toBe(404);
+    expect(await post.text()).not.toContain(expected);
+  });
+
+  it('keeps a draft of the longest length in CJK over real HTTP, and answers a call over the limit as a Result', async () => {
+    await createEmulatorControl(ctx.emulator()).push({
+      kind: 'message',
+      channel: '19',
+      hotelid: 'IK-DEMO-001',
+      bookingid: '4055555555',
+      threadid: '4055555555',
+      message: 'Hello',
+    });
+    const page = (await (await call('inbox.threads', { search: '4055555555' })).json()) as {
+      value: { threads: { id: number }[] };
+    };
+    const threadId = page.value.threads[0]!.id;
+    const body = '漢字かな한글'.repeat(DRAFT_MAX_LENGTH / 6 + 1).slice(0, DRAFT_MAX_LENGTH);
+    expect(body.length).toBe(DRAFT_MAX_LENGTH);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(262_144); // more than the old limit
+    const saved = await call('inbox.saveDraft', { threadId, body });
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ ok: true });
+    const thread = (await (await call('inbox.thread', { id: threadId })).json()) as { value: { draft: string } };
+    expect(thread.value.draft).toBe(body);
+
+    // The longest draft of characters JSON must escape (6 bytes each) fits too.
+    const escaped = await call('inbox.saveDraft', { threadId, body: '\u0001'.repeat(DRAFT_MAX_LENGTH) });
+    expect(await escaped.json()).toMatchObject({ ok: true });
+
+    const tooLarge = await call('inbox.saveDraft', { threadId, body: 'x'.repeat(MAX_CALL_BYTES + 1) });
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ ok: false, error: { code: 'validation' } });
+    const notJson = await fetch(`${base}/api/call/app.info`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
+      body: '{',
+    });
+    expect(await notJson.json()).toMatchObject({ ok: false, error: { code: 'validation' } });
   });
 
   it('answers bad arguments with a validation error naming the field', async () => {
@@ -226,7 +289,7 @@ describe('browser mode keeps its port and session token per install', () => {
     expect((await callWith(renewed.port, 'short')).status).toBe(401);
   });
 
-  it('takes a free port when the kept one is in use now, and keeps that one for next time', async () => {
+  it('takes a free port and a new token when the kept port is in use now, and keeps both for next time', async () => {
     const first = await start();
     await stop(first);
     const squatter = createServer();
@@ -234,10 +297,36 @@ describe('browser mode keeps its port and session token per install', () => {
     try {
       const second = await start();
       expect(second.port).not.toBe(first.port);
-      expect(JSON.parse(readFileSync(webSessionFile(ctx.dataDir), 'utf8'))).toMatchObject({ port: second.port });
+      // A new token too: the program on the old port may have collected the old one from an open tab.
+      const oldToken = new URL(first.url).searchParams.get('session')!;
+      const newToken = new URL(second.url).searchParams.get('session')!;
+      expect(newToken).not.toBe(oldToken);
+      expect(newToken.length).toBeGreaterThanOrEqual(43);
+      expect(JSON.parse(readFileSync(webSessionFile(ctx.dataDir), 'utf8'))).toEqual({
+        token: newToken,
+        port: second.port,
+      });
+      expect((await callWith(second.port, oldToken)).status).toBe(401);
+      expect(await openSocket(second.port, oldToken)).toBe(401);
+      expect((await callWith(second.port, newToken)).status).toBe(200);
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }
+  });
+
+  it('makes a new token as well when another port is asked for than the kept one', async () => {
+    const first = await start();
+    await stop(first);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as { port: number }).port;
+    await new Promise((resolve) => squatter.close(resolve));
+    const second = await start(port);
+    expect(second.port).toBe(port);
+    expect(new URL(second.url).searchParams.get('session')).not.toBe(new URL(first.url).searchParams.get('session'));
+    await stop(second);
+    // Asked for the same port again: the same token.
+    expect((await start(port)).url).toBe(second.url);
   });
 
   it('refuses a port asked for explicitly that is in use, naming the setting', async () => {

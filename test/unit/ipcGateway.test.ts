@@ -4,7 +4,8 @@ import { CALL_CHANNEL } from '../../src/shared/ipcChannels';
 import { isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
 import { createDispatcher, type Handlers } from '../../src/main/gateway/dispatcher';
 import { createEventBus } from '../../src/main/gateway/events';
-import { METHODS } from '../../src/shared/contract';
+import { MAX_CALL_BYTES, METHODS } from '../../src/shared/contract';
+import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
 import type { Result } from '../../src/shared/result';
 import { startEmulator } from '../../src/emulator/emulator';
 import { startTestCore } from '../support/core';
@@ -95,11 +96,22 @@ describe('IPC gateway', () => {
   it('rejects unexpected keys and oversized arguments', async () => {
     const extra = await ipc.invoke(event(), 'connection.get', { __proto__x: 1 });
     expect(extra).toMatchObject({ ok: false, error: { code: 'validation' } });
-    const huge = await ipc.invoke(event(), 'connection.test', { environment: 'demo', domain: 'a'.repeat(300_000) });
-    expect(huge).toMatchObject({
-      ok: false,
-      error: { code: 'validation', message: expect.stringContaining('too large') },
+    const tooLarge = { ok: false, error: { code: 'validation', message: expect.stringContaining('too large') } };
+    const huge = await ipc.invoke(event(), 'connection.test', {
+      environment: 'demo',
+      domain: 'a'.repeat(MAX_CALL_BYTES + 1),
     });
+    expect(huge).toMatchObject(tooLarge);
+    // The limit counts UTF-8 bytes, as the web host's body limit does: fewer characters than bytes in CJK.
+    const wide = '漢'.repeat(Math.ceil(MAX_CALL_BYTES / 3));
+    expect(await ipc.invoke(event(), 'connection.test', { environment: 'demo', domain: wide })).toMatchObject(tooLarge);
+  });
+
+  it('lets through the longest draft, in CJK, to be checked by its method (not refused as too large)', async () => {
+    const body = '漢字かな한글'.repeat(DRAFT_MAX_LENGTH / 6 + 1).slice(0, DRAFT_MAX_LENGTH);
+    const answer = await ipc.invoke(event(), 'inbox.saveDraft', { threadId: 999_999, body });
+    expect(JSON.stringify(answer)).not.toContain('too large');
+    expect((answer as Result<unknown>).ok || (answer as { error: { code: string } }).error.code).not.toBe('validation');
   });
 
   it('a saved secret never appears in any result', async () => {

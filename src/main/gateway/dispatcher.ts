@@ -42,7 +42,7 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
       }
       let size: number;
       try {
-        size = JSON.stringify(args ?? {}).length;
+        size = Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
       } catch {
         return fail({ code: ErrorCode.Validation, message: 'The request could not be read (it is not plain data).' });
       }

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { MAX_CALL_BYTES } from '../../../shared/contract';
+import { MAX_CALL_BYTES, SESSION_PROOF_PATH, sessionProofMessage } from '../../../shared/contract';
 import { ErrorCode } from '../../../shared/result';
 import type { Core } from '../../core';
 import { CONTENT_SECURITY_POLICY } from '../csp';
@@ -25,6 +25,8 @@ export interface RunningWebHost {
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
+/** A nonce the page made: 128 to 768 random bits, base64url. */
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{22,128}$/;
 
 /** The host part of an Origin header; '' for a missing, `null` or malformed one. */
 function originHost(origin: string | undefined): string {
@@ -47,7 +49,9 @@ function refuseUpgrade(reply: FastifyReply, status: 401 | 421): FastifyReply {
  * Browser mode: the built renderer and the contract over HTTP (calls) and WebSocket (events).
  * SECURITY: binds 127.0.0.1 only; every call and the socket need the random session token (compared
  * timing-safe); the Host header must name this loopback port (blocks DNS rebinding); no CORS headers are sent,
- * so other sites cannot read answers; the event socket also checks its Origin.
+ * so other sites cannot read answers; the event socket also checks its Origin. The page sends the token only to a
+ * server that first proved it knows it: `SESSION_PROOF_PATH` answers HMAC-SHA256(token, nonce and port) and
+ * nothing else (so a program squatting on the port while the app is down collects no token).
  */
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
   const app = Fastify({
@@ -59,6 +63,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const expected = digest(options.token);
   const tokenOk = (candidate: string | undefined) => !!candidate && timingSafeEqual(digest(candidate), expected);
   let allowedHosts = new Set<string>();
+  /** The port listened on (known once listening; no request is answered before). */
+  let port = options.port;
 
   app.addHook('onRequest', async (request, reply) => {
     if (allowedHosts.has(request.headers.host ?? '')) return;
@@ -71,6 +77,29 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cache-Control', 'no-store');
     return payload;
+  });
+
+  // Every failure answers a Result, also the ones Fastify raises before a handler runs (a call over the size limit,
+  // a body that is not JSON).
+  app.setErrorHandler(async (error: { statusCode?: number; code?: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const tooLarge = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
+    const message = tooLarge
+      ? `The request is too large (more than ${MAX_CALL_BYTES} bytes).`
+      : status < 500
+        ? 'The request could not be read.'
+        : 'Something went wrong inside Innkeeper. Nothing was sent.';
+    return reply
+      .code(status)
+      .send({ ok: false, error: { code: status < 500 ? ErrorCode.Validation : ErrorCode.Internal, message } });
+  });
+
+  // Outside the token-guarded /api plugin: it needs no token and answers only the proof, as text.
+  app.get(SESSION_PROOF_PATH, async (request, reply) => {
+    const { nonce } = request.query as { nonce?: unknown };
+    if (typeof nonce !== 'string' || !NONCE_PATTERN.test(nonce)) return reply.code(400).type('text/plain').send('');
+    const proof = createHmac('sha256', options.token).update(sessionProofMessage(nonce, port)).digest('base64url');
+    return reply.type('text/plain').send(proof);
   });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
@@ -118,7 +147,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  port = typeof address === 'object' && address ? address.port : options.port;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   return {
     url: `http://127.0.0.1:${port}/?session=${options.token}`,

@@ -17,6 +17,7 @@ export interface WebSession {
 
 export const WEB_SESSION_FILE = 'web-session.json';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43,}$/;
+const newToken = () => randomBytes(32).toString('base64url');
 
 export const webSessionFile = (dataDir: string) => join(dataDir, WEB_SESSION_FILE);
 
@@ -49,7 +50,7 @@ export function loadWebSession(dataDir: string): WebSession {
     if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
     return kept;
   }
-  const session = { token: randomBytes(32).toString('base64url'), port: 0 };
+  const session = { token: newToken(), port: 0 };
   saveWebSession(dataDir, session);
   return session;
 }
@@ -58,20 +59,27 @@ export function loadWebSession(dataDir: string): WebSession {
  * Starts the web host with the install's session: the token kept in the data folder, and the port asked for or,
  * when any port will do (0), the one the last run listened on (so an open tab finds the app again), or a free one
  * when that one is taken now. The port used is kept for the next run.
+ * SECURITY: the token is kept only with its port. On another port (the kept one was taken, or another was asked
+ * for) the session gets a new token: a program on the old port could otherwise learn the old one from an open
+ * tab and then call the app; a tab needs the new session link then (printed and opened as at any start).
  */
 export async function startWebHostWithSession(
   options: Omit<WebHostOptions, 'token'> & { dataDir: string },
 ): Promise<RunningWebHost> {
-  const session = loadWebSession(options.dataDir);
+  const kept = loadWebSession(options.dataDir);
   const { dataDir, ...hostOptions } = options;
-  const wanted = options.port || session.port;
+  const wanted = options.port || kept.port;
+  const movedTo = (port: number) => (kept.port && port !== kept.port ? { token: newToken(), port } : kept);
+  let session = movedTo(wanted);
   let web: RunningWebHost;
   try {
     web = await startWebHost({ ...hostOptions, port: wanted, token: session.token });
   } catch (error) {
     if (options.port || !wanted || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    session = { token: newToken(), port: 0 };
     web = await startWebHost({ ...hostOptions, port: 0, token: session.token });
   }
-  if (web.port !== session.port) saveWebSession(dataDir, { ...session, port: web.port });
+  if (web.port !== kept.port || session.token !== kept.token)
+    saveWebSession(dataDir, { token: session.token, port: web.port });
   return web;
 }

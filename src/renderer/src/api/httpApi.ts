@@ -1,4 +1,12 @@
-import { METHODS, type ContractEvents, type EventName, type InnkeeperApi, type Method } from '@shared/contract';
+import {
+  METHODS,
+  SESSION_PROOF_PATH,
+  sessionProofMessage,
+  type ContractEvents,
+  type EventName,
+  type InnkeeperApi,
+  type Method,
+} from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
 import { setCoreLink } from './link';
 
@@ -20,54 +28,122 @@ export function sessionToken(): string | null {
   return sessionStorage.getItem(STORAGE_KEY);
 }
 
+/** Whether the server at this page's address knows the session token: `ok`, gone, or another server. */
+export type SessionProof = 'ok' | 'disconnected' | 'refused';
+
+const bytesToBase64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+/** The port the page was loaded from (the one the app listens on). */
+function pagePort(): number {
+  const url = new URL(window.location.href);
+  return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+}
+
+/**
+ * SECURITY: asks the server at this page's address to prove it knows the session token before the page sends
+ * it anywhere: a random nonce goes out (no token), and only the HMAC-SHA256 of that nonce and this port keyed
+ * with the token passes. While the app is stopped another local program may listen on its port; it cannot answer,
+ * so it never gets the token.
+ */
+export async function proveSession(token: string): Promise<SessionProof> {
+  let expected: string;
+  let nonce: string;
+  try {
+    nonce = bytesToBase64url(crypto.getRandomValues(new Uint8Array(32)));
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const key = await crypto.subtle.importKey('raw', encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const mac = await crypto.subtle.sign('HMAC', key, encode(sessionProofMessage(nonce, pagePort())));
+    expected = bytesToBase64url(new Uint8Array(mac));
+  } catch {
+    return 'refused'; // no WebCrypto: the page cannot check the server, so it sends nothing
+  }
+  try {
+    const response = await fetch(`${SESSION_PROOF_PATH}?nonce=${nonce}`, { cache: 'no-store', credentials: 'omit' });
+    if (!response.ok) return 'refused';
+    return (await response.text()) === expected ? 'ok' : 'refused';
+  } catch {
+    return 'disconnected';
+  }
+}
+
 /** The contract over HTTP (calls) and one WebSocket (events), for browser mode. */
 export function createHttpApi(token: string): InnkeeperApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let socket: WebSocket | null = null;
+  let connecting = false;
   let retryMs = 500;
+  /** The server at this address proved it knows the token, and has not been lost since. */
+  let proven = false;
+  let proving: Promise<SessionProof> | null = null;
+  /** One proof at a time: calls and the socket made together wait for the same one. */
+  const prove = (): Promise<SessionProof> =>
+    (proving ??= proveSession(token)
+      .then((outcome) => {
+        proven = outcome === 'ok';
+        return outcome;
+      })
+      .finally(() => (proving = null)));
+  // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
+  // which wait for it before they push.
+  const root = document.documentElement;
+  const isOpen = () => socket?.readyState === WebSocket.OPEN;
+  /** Keeps trying while anyone listens: the app may be restarting (it comes back on the same port and token). */
+  const listening = () => [...listeners.values()].some((set) => set.size > 0);
+  const retry = () => {
+    if (listening()) setTimeout(() => void connect(), (retryMs = Math.min(retryMs * 2, 5_000)));
+  };
 
-  const connect = () => {
+  const connect = async () => {
+    if (socket || connecting || !listening()) return;
+    connecting = true;
+    const outcome = await prove();
+    connecting = false;
+    if (socket) return;
+    if (outcome !== 'ok') {
+      setCoreLink(outcome);
+      retry();
+      return;
+    }
     const url = new URL('/api/events', window.location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     url.searchParams.set('token', token);
-    socket = new WebSocket(url);
-    // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
-    // which wait for it before they push.
-    const root = document.documentElement;
-    socket.onopen = () => {
+    const opened = new WebSocket(url);
+    socket = opened;
+    opened.onopen = () => {
       retryMs = 500;
       root.dataset.events = 'open';
       setCoreLink('connected');
     };
-    socket.onmessage = (message) => {
+    opened.onmessage = (message) => {
       const { event, payload } = JSON.parse(String(message.data)) as { event: EventName; payload: unknown };
       listeners.get(event)?.forEach((l) => l(payload));
     };
-    socket.onclose = () => {
-      socket = null;
+    opened.onclose = () => {
+      if (socket === opened) socket = null;
+      proven = false;
       root.dataset.events = 'closed';
-      // Unless the socket came back meanwhile (the answer would be older than the open socket).
-      void whyClosed().then((why) => socket?.readyState !== WebSocket.OPEN && setCoreLink(why));
-      // Keeps trying while anyone listens: the app may be restarting (it comes back on the same port and token).
-      if (listeners.size > 0) setTimeout(connect, (retryMs = Math.min(retryMs * 2, 5_000)));
+      // Is the app gone, or is another server there now? Asked without the token. Unless the socket came back
+      // meanwhile (the answer would be older than the open socket).
+      void prove().then((why) => isOpen() || setCoreLink(why === 'ok' ? 'disconnected' : why));
+      retry();
     };
   };
 
-  /** After the socket closed: is the app gone (`disconnected`), or does it refuse this page's token? */
-  const whyClosed = async (): Promise<'disconnected' | 'refused'> => {
-    try {
-      const response = await fetch('/api/call/app.info', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-        body: '{}',
-      });
-      return response.status === 401 ? 'refused' : 'disconnected';
-    } catch {
-      return 'disconnected';
-    }
-  };
-
+  const lost = (message: string) => fail({ code: ErrorCode.Network, message, retryable: true });
   const call = async (method: Method, args: unknown): Promise<Result<unknown>> => {
+    if (!proven) {
+      const outcome = await prove();
+      if (outcome === 'refused') {
+        return lost(
+          'The program at this address is not this Innkeeper session; nothing was sent to it. Open Innkeeper with the address it printed when it started.',
+        );
+      }
+      if (outcome !== 'ok') return lost('This page lost its connection to Innkeeper. Is Innkeeper still running?');
+    }
     try {
       const response = await fetch(`/api/call/${method}`, {
         method: 'POST',
@@ -76,11 +152,8 @@ export function createHttpApi(token: string): InnkeeperApi {
       });
       return (await response.json()) as Result<unknown>;
     } catch {
-      return fail({
-        code: ErrorCode.Network,
-        message: 'This page lost its connection to Innkeeper. Is Innkeeper still running?',
-        retryable: true,
-      });
+      proven = false;
+      return lost('This page lost its connection to Innkeeper. Is Innkeeper still running?');
     }
   };
 
@@ -90,7 +163,7 @@ export function createHttpApi(token: string): InnkeeperApi {
     const set = listeners.get(event) ?? new Set();
     set.add(listener as (p: unknown) => void);
     listeners.set(event, set);
-    if (!socket) connect();
+    void connect();
     return () => set.delete(listener as (p: unknown) => void);
   };
   return api as InnkeeperApi;

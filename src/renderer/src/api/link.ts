@@ -3,7 +3,8 @@ import { readonly, ref } from 'vue';
 /**
  * Whether this window reaches the core. Always `connected` in Electron; in browser mode it follows the event
  * socket: `disconnected` while the app is stopped (the page keeps trying and reconnects by itself when the app is
- * back), `refused` when the app answers but no longer accepts this page's session token.
+ * back), `refused` when what answers at the page's address cannot prove it knows this page's session token (the
+ * app restarted with a new one, or another program took its port): the page then sends it nothing.
  */
 export type CoreLink = 'connected' | 'disconnected' | 'refused';
 

@@ -293,6 +293,15 @@ export const useInboxStore = defineStore('inbox', () => {
     if (openReview.value?.replies.some((r) => unsettled(r.delivery))) void loadReviews();
   }
 
+  /**
+   * Fetches again the open conversation and the reviews, where shown: back after the app was stopped (browser
+   * mode), a guest message or a review may have come in meanwhile, and no event said so.
+   */
+  function reloadOpen() {
+    if (openId.value !== null) void loadThread(openId.value);
+    if (reviews.value !== null) void loadReviews();
+  }
+
   // ---- live updates ------------------------------------------------------------------------------------------
   /** Follows the core's inbox events; returns the function that stops. */
   function listen(): () => void {
@@ -361,6 +370,7 @@ export const useInboxStore = defineStore('inbox', () => {
     sendReply,
     replyToReview,
     refreshOpen,
+    reloadOpen,
     listen,
     onNewMessage,
   };

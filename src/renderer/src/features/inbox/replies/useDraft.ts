@@ -1,11 +1,13 @@
 import { onScopeDispose, ref, watch } from 'vue';
+import { onReconnect } from '@renderer/api/link';
 
 /** How long typing must pause before the draft is written. */
 export const DRAFT_DELAY_MS = 400;
 
 /**
  * Keeps what the owner types in a reply box, saved `DRAFT_DELAY_MS` after they stop typing and whenever the box
- * goes away, one save at a time and in order, so a restart finds the text where it was left.
+ * goes away, one save at a time and in order, so a restart finds the text where it was left. A save that failed
+ * (browser mode: the app was stopped) is made again when the link to the app comes back.
  */
 export function useDraft(save: (threadId: number, body: string) => Promise<boolean>) {
   const text = ref('');
@@ -15,6 +17,8 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   let chain: Promise<void> = Promise.resolve();
   /** Set while the text is changed by the app (a thread opened, a reply sent), not typed. */
   let quiet = false;
+  /** Thread → the text whose save failed last (and was not saved or sent since). */
+  const failed = new Map<number, string>();
 
   /** Saves the text after the pause. */
   function schedule() {
@@ -30,15 +34,29 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
     if (!timer || threadId === null) return chain;
     clearTimeout(timer);
     timer = null;
-    const id = threadId;
-    const body = text.value;
+    return write(threadId, text.value);
+  }
+
+  /** Queues one save after those under way. */
+  function write(id: number, body: string): Promise<void> {
+    failed.delete(id);
     chain = chain.then(async () => {
-      state.value = 'saving';
-      const ok = await save(id, body).catch(() => false);
       // Only the box's own thread reports: a save of the thread left behind says nothing here.
+      if (id === threadId) state.value = 'saving';
+      const ok = await save(id, body).catch(() => false);
+      if (!ok) failed.set(id, body);
       if (id === threadId) state.value = ok ? 'saved' : 'failed';
     });
     return chain;
+  }
+
+  /** Back after the link was lost: every save that failed is made again (this box's own with its text now). */
+  function retryFailed() {
+    for (const [id, body] of [...failed]) {
+      // The box's own thread with a save pending already writes its newest text.
+      if (id === threadId && timer) continue;
+      void write(id, id === threadId ? text.value : body);
+    }
   }
 
   /** Shows another thread's text (its draft): the previous thread's pending save is written first. */
@@ -60,6 +78,7 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   function clear() {
     if (timer) clearTimeout(timer);
     timer = null;
+    if (threadId !== null) failed.delete(threadId);
     setQuietly('');
     state.value = 'idle';
   }
@@ -77,7 +96,9 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   const onHide = () => void flush();
   window.addEventListener('pagehide', onHide);
   document.addEventListener('visibilitychange', onHide);
+  const stopRetries = onReconnect(retryFailed);
   onScopeDispose(() => {
+    stopRetries();
     window.removeEventListener('pagehide', onHide);
     document.removeEventListener('visibilitychange', onHide);
     void flush();
