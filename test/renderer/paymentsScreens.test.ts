@@ -281,4 +281,35 @@ describe('a conversation’s payments', () => {
     await flushPromises();
     expect(saved).toEqual([{ threadId: 7, body }]);
   });
+
+  it('from an Airbnb enquiry the link names the guest and no booking: the enquiry’s id is not one the guest knows', async () => {
+    installFakeApi({
+      'payments.list': () => ok(paymentsView()),
+      'payments.proposeOrderId': () => ok({ orderId: 'IK-250101-ABCD' }),
+      'savedReplies.list': () => ok([]),
+    });
+    const enquiry = thread({ channel: '244', channelName: 'Airbnb', bookingFlag: 'T', bookingId: '1234567890123' });
+    mountIt(ReplyComposer, { thread: enquiry });
+    await flushPromises();
+    await click('composer-payment-link');
+    await flushPromises();
+    const field = (name: string) => document.querySelector<HTMLInputElement>(`input[data-testid="link-${name}"]`)!;
+    expect(field('forWhom').value).toBe('Anna');
+    expect(field('booking_id').value).toBe('');
+    // Booked, the confirmation code is the booking the guest knows.
+    document.body.innerHTML = '';
+    mountIt(ReplyComposer, {
+      thread: thread({
+        channel: '244',
+        channelName: 'Airbnb',
+        bookingFlag: 'B',
+        bookingId: '1234567890123',
+        booking: { confirmationCode: 'HMABC123' } as ThreadDetail['booking'],
+      }),
+    });
+    await flushPromises();
+    await click('composer-payment-link');
+    await flushPromises();
+    expect(field('booking_id').value).toBe('HMABC123');
+  });
 });
