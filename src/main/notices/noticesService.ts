@@ -1,3 +1,4 @@
+import { createPoller } from '../lib/poller';
 import type { Notice, NoticeAccount, NoticeCheck, NoticesView } from '../../shared/notices';
 import { AppFailure, ErrorCode, errorText, type AppError } from '../../shared/result';
 import type { Database } from '../db/database';
@@ -277,23 +278,6 @@ export function createNoticesService(deps: {
 
 export type NoticesService = ReturnType<typeof createNoticesService>;
 
-/**
- * Checks what is due every `tickMs` while started. One check at a time; the timer never keeps the process alive.
- */
-export function createNoticesPoller(service: NoticesService, tickMs = 30_000, onError = console.error) {
-  let timer: ReturnType<typeof setInterval> | null = null;
-  const tick = () => void service.checkDue().catch((error: unknown) => onError(`notices: ${errorText(error)}`));
-  return {
-    start(): void {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, tickMs);
-      timer.unref();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await service.settle();
-    },
-  };
-}
+/** Checks what is due every `tickMs` while started, one round at a time. */
+export const createNoticesPoller = (service: NoticesService, tickMs = 30_000, onError = console.error) =>
+  createPoller({ name: 'notices', round: () => service.checkDue(), settle: service.settle, tickMs, onError });

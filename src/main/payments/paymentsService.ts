@@ -2,7 +2,8 @@ import QRCode from 'qrcode';
 import type { z } from 'zod';
 import type { PaymentPartner, PaymentsView, partnerEntrySchema, partnerInputSchema } from '../../shared/payments';
 import { randomBytes } from 'node:crypto';
-import { AppFailure, errorText } from '../../shared/result';
+import { AppFailure } from '../../shared/result';
+import { createPoller } from '../lib/poller';
 import { paymentsContext, refusal, type PaymentsDeps } from './context';
 import { createLinkCreation } from './linkCreation';
 import { createStatusChecks } from './statusChecks';
@@ -137,29 +138,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-/** Checks what is due every `tickMs` while started; one round at a time; the timer never keeps the process alive. */
-export function createPaymentsPoller(service: PaymentsService, tickMs = 5_000, onError = console.error) {
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let round: Promise<unknown> | null = null;
-  const tick = () => {
-    if (round) return;
-    round = service
-      .checkDue()
-      .catch((error: unknown) => onError(`payments: ${errorText(error)}`))
-      .finally(() => (round = null));
-  };
-  return {
-    start(): void {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, tickMs);
-      timer.unref();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await round;
-      await service.settle();
-    },
-  };
-}
+/** Checks what is due every `tickMs` while started, one round at a time. */
+export const createPaymentsPoller = (service: PaymentsService, tickMs = 5_000, onError = console.error) =>
+  createPoller({ name: 'payments', round: () => service.checkDue(), settle: service.settle, tickMs, onError });
