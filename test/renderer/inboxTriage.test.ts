@@ -173,5 +173,6 @@ describe('dates and money as people read them', () => {
     expect(payoutText('451')).not.toMatch(/[€£$]|EUR/);
     expect(payoutText('about 451')).toBe('about 451 (in your Airbnb payout currency)');
     expect(payoutText(null)).toBe('—');
+    expect(payoutText('451.00', true)).toMatch(/^payout 451[.,]00$/);
   });
 });

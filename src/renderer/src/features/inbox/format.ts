@@ -106,11 +106,12 @@ export function relativeDay(ms: number, now: number): string {
  * payout currency (set in their Airbnb account, not known here), which need not be the property's, so no currency
  * sign is put to it.
  */
-export function payoutText(amount: string | null): string {
+export function payoutText(amount: string | null, short = false): string {
   if (amount === null || amount.trim() === '') return '—';
   const n = Number(amount);
   const shown = Number.isFinite(n)
     ? new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)
     : amount.trim();
-  return `${shown} (in your Airbnb payout currency)`;
+  // Folded into one line (the small-laptop booking summary), the label says what it is instead.
+  return short ? `payout ${shown}` : `${shown} (in your Airbnb payout currency)`;
 }
