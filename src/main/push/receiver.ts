@@ -80,20 +80,24 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [...existing, authenticate];
   });
-  // Keep the body as the exact text received (it is logged raw), whatever content type the sender declared.
+  // Keep the body as the exact bytes received (it is logged raw), whatever content type the sender declared.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   options.publicRoutes?.(app);
 
   app.post('/push', async (request, reply) => {
-    const raw = typeof request.body === 'string' ? request.body : '';
+    const raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
     let result: IngestResult;
     try {
       result = ingestPush(options.database, raw, now(), sources.get(request) ?? null);
     } catch (error) {
+      // Nothing was acknowledged: a damaged or failing store (the original error is logged, never a rollback's).
       console.error(`push could not be stored: ${errorText(error)}`);
-      return reply.code(503).send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
+      return reply
+        .code(503)
+        .header('Retry-After', '60')
+        .send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
     }
     // After the acknowledgement: UI updates and notifications only. A failure there (a closed window, a destroyed
     // tray) is logged, never thrown: the push is already safely stored.
@@ -126,7 +130,14 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   }
   const port = (app.server.address() as { port: number }).port;
   const uptime = createUptimeLog(options.database, 'listener', now);
-  uptime.up();
+  try {
+    uptime.up();
+  } catch (error) {
+    // The store cannot record that the listener is up (a read-only file): never leave the port answering while
+    // the caller reports the listener as not started.
+    await app.close();
+    throw error;
+  }
   return {
     port,
     localUrl: `http://127.0.0.1:${port}/push`,
