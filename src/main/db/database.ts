@@ -1,7 +1,10 @@
 import { DatabaseSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { applyPendingRestore, listBackups, type RestoreOutcome } from './backup';
 import { MIGRATIONS, type Migration } from './migrations';
+import { createStoreHealth, type StoreHealth } from './storeHealth';
+import { quickCheck } from './storeFaults';
 
 /** The app's SQLite database (node:sqlite), migrated and tuned. */
 export interface Database {
@@ -9,9 +12,26 @@ export interface Database {
   readonly path: string;
   /** Schema version after migrations. */
   version(): number;
-  /** Runs `fn` in one IMMEDIATE transaction; rolls back when it throws. */
+  /** Runs `fn` in one IMMEDIATE transaction; rolls back when it throws, and throws what `fn` threw. */
   transaction<T>(fn: () => T): T;
+  /** Whether the file passed its integrity check, and whether writes currently fail. */
+  readonly health: StoreHealth;
+  /** Set when this start swapped in a backup the owner chose. */
+  readonly restored: RestoreOutcome | null;
   close(): void;
+}
+
+const OWNER_ONLY = 0o600;
+
+/** The database file and its -wal/-shm are the owner's only (they hold guests' messages). */
+export function makeDatabaseFilesOwnerOnly(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      if (existsSync(path + suffix)) chmodSync(path + suffix, OWNER_ONLY);
+    } catch {
+      // A file we cannot chmod (not ours, a read-only medium) is left as it is; opening it tells the rest.
+    }
+  }
 }
 
 /**
@@ -20,14 +40,36 @@ export interface Database {
  * WAL lets the UI read while the push receiver writes. `synchronous=FULL` makes every commit durable before it
  * returns: this connection is the one that acknowledges provider pushes and queues outbox rows, and an
  * acknowledged push or a queued outbox row must survive a power cut.
+ *
+ * A file (not `:memory:`) is first swapped for the backup the owner chose to restore, if any, then checked with
+ * `PRAGMA quick_check`: a damaged file is still opened (the owner can read what is readable), but `health` says so
+ * and the push listener refuses to acknowledge pushes into it.
  */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+export function openDatabase(
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now: () => number = Date.now,
+): Database {
+  const onDisk = path !== ':memory:';
+  if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const restored = onDisk ? applyPendingRestore(path, now()) : null;
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
+  if (onDisk) makeDatabaseFilesOwnerOnly(path);
+
+  const health = createStoreHealth(db, now);
+  if (onDisk) {
+    const problem = quickCheck(db);
+    if (problem) {
+      health.markDamaged(
+        `the data file failed its integrity check (SQLite: ${problem})`,
+        listBackups(path)[0]?.takenAt ?? null,
+      );
+    }
+  }
 
   const transaction = <T>(fn: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
@@ -36,14 +78,23 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
       db.exec('COMMIT');
       return result;
     } catch (error) {
-      db.exec('ROLLBACK');
+      // SQLite rolls some failures back by itself (SQLITE_FULL, IOERR, …): a second ROLLBACK would throw "cannot
+      // rollback - no transaction is active" and hide the real error. Roll back only what is still open, and
+      // always throw the original error.
+      if (db.isTransaction) {
+        try {
+          db.exec('ROLLBACK');
+        } catch (rollbackError) {
+          console.error(`rollback after "${String(error)}" failed too: ${String(rollbackError)}`);
+        }
+      }
       throw error;
     }
   };
 
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  return { db, path, version, transaction, close: () => db.close() };
+  return { db, path, version, transaction, health, restored, close: () => db.close() };
 }
 
 function migrate(

@@ -9,6 +9,7 @@ import type { Database } from '../db/database';
 import { storeMessage } from '../inbox/storeMessage';
 import { storeLegacyReview, storeReview } from '../inbox/storeReview';
 import { errorText } from '../../shared/result';
+import { storeFault } from '../db/storeFaults';
 
 export type PushKind = 'message' | 'review' | 'legacy-review';
 
@@ -49,83 +50,138 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** Thrown when a push must not be acknowledged because the store cannot take it: answer 5xx, Su reposts. */
+export class StoreUnavailable extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`Cannot store pushes: ${reason}`, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The body as it goes into the push log, byte for byte: text when the bytes are valid UTF-8 (SQLite keeps the
+ * same bytes, a byte-order mark included), else the raw bytes as a BLOB. And the text JSON is read from: without
+ * a leading byte-order mark (JSON.parse refuses one; RFC 8259 lets a reader ignore it).
+ */
+function readBody(raw: string | Uint8Array): { logged: string | Uint8Array; text: string } {
+  let text: string;
+  let logged: string | Uint8Array;
+  if (typeof raw === 'string') {
+    text = raw;
+    logged = raw;
+  } else {
+    try {
+      text = strictUtf8.decode(raw);
+      logged = text;
+    } catch {
+      text = lenientUtf8.decode(raw);
+      logged = raw;
+    }
+  }
+  return { logged, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
 /**
  * Files one authenticated push, durably, in ONE transaction on the synchronous=FULL connection: the raw body
  * goes to the push log first, then it is parsed and stored (or quarantined). The caller acknowledges only
- * after this returns; when it throws (the write failed), the caller answers 5xx and the provider reposts.
+ * after this returns; when it throws (the store is damaged, or the write failed), the caller answers 5xx and the
+ * provider reposts.
  *
  * A bug while storing never loses the push: the store step runs in a savepoint, and when it throws the push is
  * quarantined with the reason instead (still acknowledged: a repost would fail the same way, and the provider
- * drops an item after 3 reposts).
+ * drops an item after 3 reposts). A failure of the STORE (disk full, I/O error, busy, read-only, damaged) is not a
+ * payload problem: nothing is quarantined or acknowledged, the error is thrown as it was, and the store's health
+ * says "cannot store pushes since …" until a write succeeds again.
  */
 export function ingestPush(
   database: Database,
-  rawBody: string,
+  rawBody: string | Uint8Array,
   now: number,
   /** 'demo' for a push of the built-in demo provider. */
   source: 'demo' | null = null,
 ): IngestResult {
-  const { db } = database;
-  return database.transaction(() => {
-    const logged = db
-      .prepare("INSERT INTO push_log (received_at, body, outcome, source) VALUES (?, ?, 'stored', ?)")
-      .run(now, rawBody, source);
-    const pushLogId = Number(logged.lastInsertRowid);
-    const finish = (result: Omit<IngestResult, 'pushLogId'>): IngestResult => {
-      db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(
-        result.kind,
-        result.outcome,
-        result.reason ?? null,
-        pushLogId,
-      );
-      return { ...result, pushLogId };
-    };
-    const quarantine = (kind: PushKind | null, reason: string) => {
-      db.prepare('INSERT INTO quarantine (push_log_id, reason, created_at) VALUES (?, ?, ?)').run(
-        pushLogId,
-        reason,
-        now,
-      );
-      return finish({ httpStatus: 200, outcome: 'quarantined', kind, reason });
-    };
+  const { db, health } = database;
+  const damaged = health.refusing() ? health.problem() : null;
+  if (damaged) throw new StoreUnavailable(damaged.reason);
+  const { logged, text } = readBody(rawBody);
+  let result: IngestResult;
+  try {
+    result = database.transaction(() => fileOne(db, logged, text, now, source));
+  } catch (error) {
+    health.writeFailed(error, now);
+    throw error;
+  }
+  health.writeSucceeded(now);
+  return result;
+}
 
-    let body: unknown;
-    try {
-      body = JSON.parse(rawBody);
-    } catch {
-      return finish({ httpStatus: 400, outcome: 'not-json', kind: null, reason: 'The body is not JSON.' });
-    }
-    const kind = classifyPush(body);
-    if (!kind) return quarantine(null, 'Not a guest message or a review: none of their identifying fields is present.');
-    const parsed = SCHEMAS[kind].safeParse(body);
-    if (!parsed.success)
-      return quarantine(kind, `Looks like a ${kind} but does not fit it: ${describeIssues(parsed.error)}`);
+function fileOne(
+  db: Database['db'],
+  logged: string | Uint8Array,
+  text: string,
+  now: number,
+  source: 'demo' | null,
+): IngestResult {
+  const logRow = db
+    .prepare("INSERT INTO push_log (received_at, body, outcome, source) VALUES (?, ?, 'stored', ?)")
+    .run(now, logged, source);
+  const pushLogId = Number(logRow.lastInsertRowid);
+  const finish = (result: Omit<IngestResult, 'pushLogId'>): IngestResult => {
+    db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(
+      result.kind,
+      result.outcome,
+      result.reason ?? null,
+      pushLogId,
+    );
+    return { ...result, pushLogId };
+  };
+  const quarantine = (kind: PushKind | null, reason: string) => {
+    db.prepare('INSERT INTO quarantine (push_log_id, reason, created_at) VALUES (?, ?, ?)').run(pushLogId, reason, now);
+    return finish({ httpStatus: 200, outcome: 'quarantined', kind, reason });
+  };
 
-    db.exec('SAVEPOINT store_push');
-    try {
-      const meta = { receivedAt: now, pushLogId };
-      let result: Omit<IngestResult, 'pushLogId'>;
-      if (kind === 'message') {
-        const message = storeMessage(db, parsed.data as z.output<typeof messagePushSchema>, meta);
-        result = message
-          ? { httpStatus: 200, outcome: 'stored', kind, message }
-          : { httpStatus: 200, outcome: 'duplicate', kind };
-      } else {
-        const review =
-          kind === 'review'
-            ? storeReview(db, parsed.data as z.output<typeof reviewPushSchema>, meta)
-            : storeLegacyReview(db, parsed.data as z.output<typeof legacyReviewPushSchema>, meta);
-        result = review
-          ? { httpStatus: 200, outcome: 'stored', kind, review }
-          : { httpStatus: 200, outcome: 'duplicate', kind };
-      }
-      db.exec('RELEASE store_push');
-      return finish(result);
-    } catch (error) {
-      db.exec('ROLLBACK TO store_push');
-      db.exec('RELEASE store_push');
-      const why = errorText(error);
-      return quarantine(kind, `Innkeeper could not file this ${kind}: ${why}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return finish({ httpStatus: 400, outcome: 'not-json', kind: null, reason: 'The body is not JSON.' });
+  }
+  const kind = classifyPush(body);
+  if (!kind) return quarantine(null, 'Not a guest message or a review: none of their identifying fields is present.');
+  const parsed = SCHEMAS[kind].safeParse(body);
+  if (!parsed.success)
+    return quarantine(kind, `Looks like a ${kind} but does not fit it: ${describeIssues(parsed.error)}`);
+
+  db.exec('SAVEPOINT store_push');
+  try {
+    const meta = { receivedAt: now, pushLogId };
+    let result: Omit<IngestResult, 'pushLogId'>;
+    if (kind === 'message') {
+      const message = storeMessage(db, parsed.data as z.output<typeof messagePushSchema>, meta);
+      result = message
+        ? { httpStatus: 200, outcome: 'stored', kind, message }
+        : { httpStatus: 200, outcome: 'duplicate', kind };
+    } else {
+      const review =
+        kind === 'review'
+          ? storeReview(db, parsed.data as z.output<typeof reviewPushSchema>, meta)
+          : storeLegacyReview(db, parsed.data as z.output<typeof legacyReviewPushSchema>, meta);
+      result = review
+        ? { httpStatus: 200, outcome: 'stored', kind, review }
+        : { httpStatus: 200, outcome: 'duplicate', kind };
     }
-  });
+    db.exec('RELEASE store_push');
+    return finish(result);
+  } catch (error) {
+    // The store failed, not the payload: the whole push is refused (5xx) with the original error, never
+    // quarantined and acknowledged. SQLite may already have rolled the transaction back by itself.
+    if (storeFault(error) || !db.isTransaction) throw error;
+    db.exec('ROLLBACK TO store_push');
+    db.exec('RELEASE store_push');
+    const why = errorText(error);
+    return quarantine(kind, `Innkeeper could not file this ${kind}: ${why}`);
+  }
 }

@@ -1,0 +1,82 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { storeFault, type StoreFault } from './storeFaults';
+
+/** Why pushes cannot be stored right now, and since when. */
+export interface StoreProblem {
+  /** 'damaged': the file failed its integrity check; 'cannot-write': writes fail (disk full, read-only, I/O). */
+  kind: 'damaged' | 'cannot-write';
+  since: number;
+  /** In the owner's words, with SQLite's own text. */
+  reason: string;
+  /** The last time the file was checked and found sound (the newest good backup), when known. */
+  lastGoodCheck?: number | null;
+}
+
+/** The component name of the store's periods in the uptime log (shown with the listener's downtime). */
+export const STORE_COMPONENT = 'store';
+
+/**
+ * The store's health while the app runs. A damaged file stays damaged until a backup is restored; a write failure
+ * lasts until the next write succeeds, and the period is then recorded in the uptime log (it cannot be written while
+ * the failure lasts: the disk is full, the file read-only).
+ */
+export function createStoreHealth(db: DatabaseSync, now: () => number = Date.now) {
+  let damaged: StoreProblem | null = null;
+  let failing: StoreProblem | null = null;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+
+  return {
+    /** The problem to show (damage wins over a passing write failure), or null. */
+    problem(): StoreProblem | null {
+      return damaged ?? failing;
+    },
+    /** True while pushes must not be acknowledged: the file is damaged (a repost would land in it again). */
+    refusing(): boolean {
+      return damaged !== null;
+    },
+    markDamaged(reason: string, lastGoodCheck: number | null = null, at = now()): void {
+      if (damaged) return;
+      damaged = { kind: 'damaged', since: at, reason, lastGoodCheck };
+      changed();
+    },
+    /** A write failed: returns the store fault it was, or null when it was not the store's (a payload problem). */
+    writeFailed(error: unknown, at = now()): StoreFault | null {
+      const fault = storeFault(error);
+      if (!fault) return null;
+      if (fault.damaged) {
+        this.markDamaged(fault.reason, null, at);
+        return fault;
+      }
+      if (!failing) {
+        failing = { kind: 'cannot-write', since: at, reason: fault.reason };
+        changed();
+      } else if (failing.reason !== fault.reason) {
+        failing = { ...failing, reason: fault.reason };
+        changed();
+      }
+      return fault;
+    },
+    /** A write succeeded: a failure period ends, and is recorded as downtime now that it can be written. */
+    writeSucceeded(at = now()): void {
+      if (!failing) return;
+      const ended = failing;
+      failing = null;
+      try {
+        const insert = db.prepare('INSERT INTO uptime_log (component, state, at, detail) VALUES (?, ?, ?, ?)');
+        insert.run(STORE_COMPONENT, 'down', ended.since, `cannot store pushes: ${ended.reason}`);
+        insert.run(STORE_COMPONENT, 'up', at, String(at));
+      } catch (error) {
+        console.error(`the store's downtime could not be recorded: ${String(error)}`);
+      }
+      changed();
+    },
+    onChange(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+export type StoreHealth = ReturnType<typeof createStoreHealth>;
