@@ -43,7 +43,7 @@ function readPropertyUpdate(raw: unknown): { hotelId: string; legalEntityId: str
     time(checkOut, 'until', 'check_out', checkOut.from !== undefined);
   }
   const name = string(b, 'property_name', '', { required: true });
-  // Booking.com's rule (provider-notes.md): no CJK ideographs in the name; a translation carries the local name.
+  // Booking.com's rule: no CJK ideographs in the name; a translation carries the local name.
   if (/\p{Script=Han}/u.test(name))
     throw new Invalid('property_name', 'must not contain CJK ideographs (Chinese, Japanese or Korean characters)');
   number(b, 'property_category', '', { required: true, integer: true, min: 1 });

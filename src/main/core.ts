@@ -1,42 +1,32 @@
 import { join } from 'node:path';
 import type { AppInfo, HostKind } from '../shared/contract';
-import type { Environment } from '../shared/environments';
-import { localToday } from '../shared/dates';
 import type { SecretStore } from './config/secretStore';
 import type { SettingsStore } from './config/settingsStore';
 import { connectionHandlers } from './connection/handlers';
-import { createConnectionService, type ConnectionService } from './connection/connectionService';
-import { createProfileStore } from './connection/profiles';
+import type { ConnectionService } from './connection/connectionService';
+import { createConnectionFeature } from './connection/feature';
 import type { DemoProvider } from './demo/demoProvider';
 import { demoHandlers } from './demo/handlers';
 import { openDatabase, type Database } from './db/database';
+import type { FeatureContext } from './featureContext';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createEventBus, type EventBus } from './gateway/events';
-import { inboxHandlers } from './inbox/handlers';
-import { createInboxQueries } from './inbox/inboxQueries';
-import { createInboxNews, type Notifier } from './inbox/news';
-import { createReplyService } from './inbox/replyService';
-import { noticesHandlers, noticesNews, type NoticeNotifier } from './notices/handlers';
-import { createNoticesPoller, createNoticesService } from './notices/noticesService';
+import { createInboxFeature } from './inbox/feature';
+import type { Notifier } from './inbox/news';
+import { replySenders } from './inbox/replySenders';
+import { createNoticesFeature } from './notices/feature';
+import type { NoticeNotifier } from './notices/handlers';
 import { outboxHandlers } from './outbox/handlers';
-import { paymentsHandlers, paymentsNews, type PaymentNotifier } from './payments/handlers';
-import { createPaymentsPoller, createPaymentsService } from './payments/paymentsService';
 import { createOutbox } from './outbox/outbox';
-import { REPLY_KINDS, replySenders } from './inbox/replySenders';
-import { photosHandlers } from './photos/handlers';
-import { createPhotoFiles } from './photos/library';
-import { createMediaLinks } from './photos/media';
-import { createPhotosService, PHOTO_KINDS } from './photos/photosService';
-import { fetchImageBytes, photoReach, providerOnThisComputer, smallJpeg } from './photos/reach';
-import { propertyHandlers } from './property/handlers';
-import { createPropertyService } from './property/propertyService';
-import { facilitySender, PROPERTY_KINDS } from './property/senders';
+import { createPaymentsFeature } from './payments/feature';
+import type { PaymentNotifier } from './payments/handlers';
+import { createPhotosFeature, photoOutbox } from './photos/feature';
+import { createPropertyFeature } from './property/feature';
+import { propertyOutbox } from './property/senders';
 import { pushHandlers } from './push/handlers';
 import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
 import type { TunnelProvider } from './push/tunnel';
-import { ratesHandlers } from './rates/handlers';
-import { RATES_KIND, ratesMarkSentRefusal, ratesSender } from './rates/pushes';
-import { createRatesService } from './rates/ratesService';
+import { createRatesFeature, ratesOutbox } from './rates/feature';
 import { savedRepliesHandlers } from './savedReplies/handlers';
 import { createSavedReplies } from './savedReplies/savedReplies';
 
@@ -78,142 +68,77 @@ export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const db = openDatabase(join(deps.dataDir, 'innkeeper.db'));
   const events = createEventBus(() => deps.secrets.values());
-  const profiles = createProfileStore({
-    settings: deps.settings,
-    secrets: deps.secrets,
-    demoUrls: () => deps.demo?.urls() ?? null,
-  });
-  const connection = createConnectionService({
-    profiles,
-    secrets: deps.secrets,
-    db,
+  const { profiles, connection } = createConnectionFeature({
+    ...deps,
+    database: db,
     events,
     now,
-    forceDemo: deps.forceDemo,
+    demoUrls: () => deps.demo?.urls() ?? null,
   });
-  const inbox = createInboxQueries(db.db, now);
-  const inboxNews = createInboxNews({ inbox, events, notifier: deps.notifier });
+  const context: FeatureContext = {
+    database: db,
+    now,
+    events,
+    connection,
+    profiles,
+    properties: () => ratesFeature.rates.properties(),
+  };
 
+  // Each feature's outbox work; the client is looked up at each send, so a send after the owner fixed
+  // credentials uses the new ones.
+  const client = () => connection.provider();
+  const ratesWork = ratesOutbox(client);
+  const photoWork = photoOutbox(() => photosFeature.photos, client);
+  const propertyWork = propertyOutbox(() => propertyFeature.property, client);
   const outbox = createOutbox({
     db,
     now,
     random: Math.random,
-    // The client is looked up at each send, so a send after the owner fixed credentials uses the new ones.
     senders: {
-      ...replySenders(() => connection.provider()),
-      [RATES_KIND]: ratesSender((request) => connection.provider().rates.send(request), localToday),
-      [PROPERTY_KINDS.details]: (request) => connection.provider().property.update(request),
-      // A photo removed from the library before its turn: nothing is sent for it (and nothing blocks the queue).
-      [PHOTO_KINDS.create]: (payload) => {
-        const request = photos.createRequest(payload);
-        return request ? connection.provider().images.create(request) : Promise.resolve({ nothingLeft: true });
-      },
-      [PHOTO_KINDS.associate]: (payload) => {
-        const request = photos.associateRequest(payload);
-        return request ? connection.provider().images.associate(request) : Promise.resolve({ nothingLeft: true });
-      },
-      [PROPERTY_KINDS.facilities]: facilitySender((request) => connection.provider().property.setFacilities(request)),
+      ...replySenders(client),
+      ...ratesWork.senders,
+      ...propertyWork.senders,
+      ...photoWork.senders,
     },
     markSentRefusals: {
-      [RATES_KIND]: ratesMarkSentRefusal,
-      [PROPERTY_KINDS.details]: (item) => property.markSentRefusal(item),
-      [PHOTO_KINDS.create]: (item) => photos.markSentRefusal(item),
-      [PROPERTY_KINDS.facilities]: (item) => property.markSentRefusal(item),
+      ...ratesWork.markSentRefusals,
+      ...propertyWork.markSentRefusals,
+      ...photoWork.markSentRefusals,
     },
     provider: () => connection.active(),
     onChange: (item) => {
       ratesFeature.afterOutboxChange(item);
       propertyFeature.afterOutboxChange(item);
-      const photosOf = photos.onOutboxChange(item);
-      if (photosOf) events.emit('photos.changed', { hotelId: photosOf });
-      // Su fetches a created photo within moments: look at its copy soon rather than at the next round.
-      if (photosOf && item.kind === PHOTO_KINDS.create && item.state === 'sent') setTimeout(checkPhotos, 800).unref();
-      inboxNews.afterOutboxChange(item);
+      photosFeature.afterOutboxChange(item);
+      inbox.news.afterOutboxChange(item);
       outboxFeature.changed();
     },
   });
-  const replies = createReplyService({ database: db, outbox, inbox, now });
-  const rates = createRatesService({ database: db, outbox, now });
-  const replyKinds = new Set<string>(Object.values(REPLY_KINDS));
-  const outboxFeature = outboxHandlers({ outbox, replies, events, isReply: (kind) => replyKinds.has(kind) });
-  const ratesFeature = ratesHandlers({ rates, events, outboxChanged: outboxFeature.changed });
-  const property = createPropertyService({
-    database: db,
-    provider: () => connection.active(),
-    outbox,
-    now,
-    setup: (hotelId) => {
-      const setup = rates.properties().find((p) => p.hotelId === hotelId);
-      return setup ? { name: setup.name, roomIds: setup.rooms.map((r) => r.id) } : null;
-    },
-  });
-  const propertyFeature = propertyHandlers({ property, events, outboxChanged: outboxFeature.changed });
-  // Airbnb notices: every property with Airbnb among its channels, checked in the background.
-  const notices = createNoticesService({
-    database: db,
-    provider: () => connection.active(),
-    now,
-    fetch: (hotelId) => connection.provider().notifications.fetch({ hotelid: hotelId }),
-    properties: () => rates.properties().flatMap((p) => (p.channels.includes('244') ? [p.hotelId] : [])),
+  const inbox = createInboxFeature({ ...context, outbox, notifier: deps.notifier });
+  const outboxFeature = outboxHandlers({ outbox, replies: inbox.replies, events, isReply: inbox.isReply });
+  const ratesFeature = createRatesFeature({ ...context, outbox, outboxChanged: outboxFeature.changed });
+  const propertyFeature = createPropertyFeature({ ...context, outbox, outboxChanged: outboxFeature.changed });
+  const notices = createNoticesFeature({
+    ...context,
     offline: () => (outbox.unreachableUntil() ?? 0) > now(),
-    onChanged: noticesNews({
-      events,
-      notifier: deps.notifier?.newNotice ? (deps.notifier as NoticeNotifier) : undefined,
-    }),
+    notifier: deps.notifier,
   });
-  const noticesPoller = createNoticesPoller(notices);
-  // Notices and payments are kept per provider: another provider in use is another badge count and another ledger.
-  events.on('connection.changed', () =>
-    // After the change itself has reached every listener.
-    queueMicrotask(() => {
-      events.emit('notices.changed', { unseen: notices.unseen(), added: [] });
-      events.emit('payments.changed', { paid: [] });
-    }),
-  );
-
-  // Payments: accounts and the ledger per provider; links followed in the background until paid or failed.
-  const payments = createPaymentsService({
-    database: db,
-    now,
-    provider: () => connection.active(),
-    host: (provider) => connection.provider(provider as Environment).payments,
-    properties: () => rates.properties().map((p) => ({ hotelId: p.hotelId, name: p.name })),
-    hostReady: () => {
-      const profile = profiles.resolve(connection.active());
-      const ready = Boolean(profile.paymentApiName && profile.secrets.paymentApiKey);
-      return {
-        ready,
-        message: ready ? null : 'Enter the payment host’s API name and key on the Connection screen to make links.',
-      };
-    },
-    changed: paymentsNews({
-      events,
-      notifier: deps.notifier?.paymentReceived ? (deps.notifier as PaymentNotifier) : undefined,
-    }),
-  });
-  const paymentsPoller = createPaymentsPoller(payments);
-
-  // Photos: files in the data folder, served to Su at unguessable addresses on the listener while it fetches them.
-  const photoFiles = createPhotoFiles(deps.dataDir);
-  const media = createMediaLinks({
-    database: db,
-    now,
-    file: (photoId) => photoFiles.paths(photoId).upload,
-    onFetched: (photoId) => {
-      const hotel = db.db.prepare('SELECT hotel_id FROM photos WHERE id = ?').get(photoId) as
-        { hotel_id: string } | undefined;
-      if (hotel) events.emit('photos.changed', { hotelId: hotel.hotel_id });
-    },
+  const payments = createPaymentsFeature({ ...context, notifier: deps.notifier });
+  const photosFeature = createPhotosFeature({
+    ...context,
+    dataDir: deps.dataDir,
+    outbox,
+    pushStatus: () => push.status(),
   });
   const push = createPushService({
-    publicRoutes: (app) => media.routes(app),
+    publicRoutes: (app) => photosFeature.media.routes(app),
     database: db,
     settings: deps.settings,
     secrets: deps.secrets,
     env: deps.pushEnv ?? {},
     now,
     onIngested: (result) => {
-      inboxNews.afterPush(result);
+      inbox.news.afterPush(result);
       pushFeature.afterPush(result);
     },
     ...(deps.demo ? { demo: deps.demo.push } : {}),
@@ -221,63 +146,26 @@ export function createCore(deps: CoreDeps): Core {
   });
   const pushFeature = pushHandlers({ push, events });
 
-  const photosChanged = (hotelId: string) => events.emit('photos.changed', { hotelId });
-  const photos = createPhotosService({
-    database: db,
-    outbox,
-    now,
-    files: photoFiles,
-    media,
-    provider: () => connection.active(),
-    reach: () => photoReach(push.status(), providerOnThisComputer(profiles.resolve(connection.active()).mainBaseUrl)),
-    roomsOf: (hotelId) =>
-      rates
-        .properties()
-        .find((p) => p.hotelId === hotelId)
-        ?.rooms.map((r) => r.id) ?? [],
-    retrieve: (hotelId) => connection.provider().images.list({ hotelid: hotelId }),
-    fetchImage: fetchImageBytes,
-    changed: photosChanged,
-  });
-  let verifying = false;
-  const checkPhotos = () => {
-    if (verifying) return;
-    verifying = true;
-    void photos
-      .verify()
-      // A photo Su now holds: what Su holds is read again, so the At Su list is never behind the library.
-      .then((touched) =>
-        Promise.all(touched.map((hotelId) => photos.reconcile(hotelId).then(() => photosChanged(hotelId)))),
-      )
-      .catch((error: unknown) => console.error(`photos: ${String(error)}`))
-      .finally(() => (verifying = false));
-  };
-  const photoChecks = setInterval(checkPhotos, 5_000);
-  photoChecks.unref();
-
-  const info: AppInfo = {
-    version: deps.version,
-    host: deps.host,
-    dataDir: deps.dataDir,
-    secretStorage: deps.secrets.kind,
-  };
   const handlers = {
-    'app.info': () => info,
+    'app.info': (): AppInfo => {
+      const { version, host, dataDir } = deps;
+      return { version, host, dataDir, secretStorage: deps.secrets.kind };
+    },
     ...connectionHandlers({ connection, onSaved: outboxFeature.credentialsSaved }),
     ...pushFeature.handlers,
-    ...inboxHandlers({ inbox, replies, news: inboxNews }),
+    ...inbox.handlers,
     ...outboxFeature.handlers,
     ...savedRepliesHandlers(createSavedReplies(db.db, now)),
     ...ratesFeature.handlers,
     ...propertyFeature.handlers,
-    ...photosHandlers({ photos, files: photoFiles, outboxChanged: outboxFeature.changed, thumbnailOf: smallJpeg }),
-    ...noticesHandlers({ notices: () => notices }),
-    ...paymentsHandlers({ payments }),
+    ...photosFeature.handlers(outboxFeature.changed),
+    ...notices.handlers,
+    ...payments.handlers,
     ...demoHandlers({
       demo: deps.demo,
       events,
-      checkNotices: (hotelId) => notices.checkNow(hotelId),
-      checkPayment: (transactionId) => payments.checkTransaction(transactionId),
+      checkNotices: (hotelId) => notices.notices.checkNow(hotelId),
+      checkPayment: (transactionId) => payments.payments.checkTransaction(transactionId),
     }),
   } satisfies Handlers;
 
@@ -288,18 +176,19 @@ export function createCore(deps: CoreDeps): Core {
     connection,
     push,
     start: async () => {
-      rates.recover();
-      property.recover();
+      ratesFeature.rates.recover();
+      propertyFeature.property.recover();
       outbox.start();
       await push.start();
-      noticesPoller.start();
-      paymentsPoller.start();
+      notices.start();
+      payments.start();
+      photosFeature.start();
     },
     close: async () => {
       await push.stop();
-      await noticesPoller.stop();
-      await paymentsPoller.stop();
-      clearInterval(photoChecks);
+      await notices.stop();
+      await payments.stop();
+      photosFeature.stop();
       await outbox.stop();
       db.close();
     },

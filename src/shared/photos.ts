@@ -205,7 +205,7 @@ export interface PhotosEvents {
   'photos.changed': { hotelId: string };
 }
 
-// ── Channel rules (provider-notes.md) ──
+// ── Channel rules (what Booking.com and Airbnb accept for photos) ──
 
 /** Booking.com refuses photos under 300×300 and recommends at least 1024×683; Airbnb needs 7 JPEGs of 800×500. */
 export const PHOTO_RULES = {

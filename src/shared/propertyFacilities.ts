@@ -86,7 +86,7 @@ export const facilitiesDraftSchema = z
     });
   });
 
-/** Booking.com's public facility ids, with names (provider-notes.md; not complete: any other id may be typed). */
+/** Booking.com's public facility ids, with names (not complete: any other id may be typed). */
 export const KNOWN_FACILITIES: Record<string, { name: string; details: readonly string[] }> = {
   '2': { name: 'Parking', details: ['parking_details', 'payment_details', 'schedule_details'] },
   '3': {

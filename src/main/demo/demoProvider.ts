@@ -39,7 +39,7 @@ const notRunning = () =>
   });
 
 /** What arrived, in the owner's words. */
-/** Notices Airbnb hosts meet (provider-notes.md): verification, payout and tax details, warnings. */
+/** Notices Airbnb hosts meet: verification, payout and tax details, warnings. */
 const DEMO_NOTICES = [
   {
     type: 'ACCOUNT_VERIFICATION',

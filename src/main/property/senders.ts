@@ -1,5 +1,8 @@
 import type { FacilitySet, PropertyUpdate } from '../../shared/property';
 import { AppFailure } from '../../shared/result';
+import type { OutboxItem } from '../outbox/types';
+import type { ProviderClient } from '../provider/client';
+import type { PropertyService } from './propertyService';
 
 /** The outbox kinds of the property feature: Su's property update (endpoint 4) and facility set (endpoint 3). */
 export const PROPERTY_KINDS = { details: 'property-update', facilities: 'facility-set' } as const;
@@ -35,3 +38,15 @@ export function facilitySender(send: (request: FacilitySet) => Promise<unknown>)
   };
 }
 export const isPropertyKind = (kind: string) => KINDS.has(kind);
+
+/** The outbox's senders of property work (the client looked up at each send) and what may not be marked sent. */
+export function propertyOutbox(property: () => PropertyService, client: () => ProviderClient) {
+  const refusal = (item: OutboxItem) => property().markSentRefusal(item);
+  return {
+    senders: {
+      [PROPERTY_KINDS.details]: (request) => client().property.update(request),
+      [PROPERTY_KINDS.facilities]: facilitySender((request) => client().property.setFacilities(request)),
+    } satisfies PropertySenders,
+    markSentRefusals: { [PROPERTY_KINDS.details]: refusal, [PROPERTY_KINDS.facilities]: refusal },
+  };
+}
