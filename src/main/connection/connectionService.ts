@@ -5,6 +5,7 @@ import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
 import type { Database } from '../db/database';
 import type { EventBus } from '../gateway/events';
+import { bindSecretsToDatabase, redact, redactFailure } from '../gateway/secretLeaks';
 import { issueToken, validateToken } from '../provider/auth';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import { createHostClient } from '../provider/http';
@@ -41,9 +42,25 @@ function requireClientSecret(p: ResolvedProfile): string {
   });
 }
 
+/** A profile's secrets, typed ones included: none may be kept or shown from what the provider says. */
+const secretsOf = (p: ResolvedProfile): (string | null)[] => Object.values(p.secrets);
+
 /** Connection settings, "Test connection", and the token managers every provider call will use. */
 export function createConnectionService(deps: ConnectionServiceDeps) {
   const { profiles, secrets, db, events, now } = deps;
+
+  /** Every saved secret, and the bare access tokens inside the saved token entries. */
+  const savedSecrets = (): string[] =>
+    secrets.values().flatMap((value) => {
+      try {
+        const parsed = JSON.parse(value) as { token?: unknown } | null;
+        return typeof parsed?.token === 'string' ? [value, parsed.token] : [value];
+      } catch {
+        return [value];
+      }
+    });
+  // SECURITY: every feature writing a provider text into this database removes the saved secrets from it too.
+  bindSecretsToDatabase(db.db, savedSecrets);
   /** One token manager per environment, for the credentials saved now (replaced when they change). */
   const managers = new Map<Environment, { fingerprint: string; manager: TokenManager }>();
 
@@ -73,7 +90,12 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       environment,
       now,
       initial: persistedToken(environment, fp),
-      issue: () => issueToken(http, { clientId: profile.clientId, clientSecret: requireClientSecret(profile) }),
+      issue: () =>
+        issueToken(
+          http,
+          { clientId: profile.clientId, clientSecret: requireClientSecret(profile) },
+          secretsOf(profile),
+        ),
       onIssued: (t) => {
         secrets.set(secretKey(environment, 'token'), JSON.stringify({ ...t, fingerprint: fp }));
         events.emit('connection.changed', state());
@@ -112,7 +134,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         outcome.ok ? 1 : 0,
         outcome.ok ? null : String(outcome.error.code),
         outcome.ok ? null : (outcome.error.field ?? null),
-        outcome.ok ? 'Connection works' : outcome.error.message,
+        // The caller removed the profile's secrets; the saved ones are removed again here, whatever the caller.
+        outcome.ok ? 'Connection works' : redact(outcome.error.message, savedSecrets()),
       );
   };
 
@@ -122,15 +145,16 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
    */
   const checkSaved = async (environment: Environment, http: HostClient) => {
     const manager = tokenManager(environment);
+    const profileSecrets = secretsOf(profiles.resolve(environment));
     let token = await manager.getToken();
     let checked: { propertyCount: number | null };
     try {
-      checked = await validateToken(http, token);
+      checked = await validateToken(http, token, profileSecrets);
     } catch (error) {
       if (!(error instanceof AppFailure) || error.error.httpStatus !== 401) throw error;
       manager.invalidate(token);
       token = await manager.getToken();
-      checked = await validateToken(http, token);
+      checked = await validateToken(http, token, profileSecrets);
     }
     const expiresAt = manager.expiresAt() ?? now();
     return { ...checked, expiresAt, expiresInSeconds: Math.round((expiresAt - now()) / 1000) };
@@ -139,9 +163,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   /** Settings that are not saved yet: a token issued and validated for this test only, never cached. */
   const checkUnsaved = async (profile: ResolvedProfile, http: HostClient) => {
     const startedAt = now();
-    const issued = await issueToken(http, { clientId: profile.clientId, clientSecret: requireClientSecret(profile) });
+    const issued = await issueToken(
+      http,
+      { clientId: profile.clientId, clientSecret: requireClientSecret(profile) },
+      secretsOf(profile),
+    );
     assertTokenFitsEnvironment(issued.token, profile.environment);
-    const checked = await validateToken(http, issued.token);
+    const checked = await validateToken(http, issued.token, secretsOf(profile));
     return {
       ...checked,
       expiresAt: startedAt + issued.expiresInSeconds * 1000,
@@ -169,6 +197,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
           notificationPassword: p.secrets.notificationPassword,
           paymentApiName: p.paymentApiName,
           paymentApiKey: p.secrets.paymentApiKey,
+          clientSecret: p.secrets.clientSecret,
         },
       });
     },
@@ -211,7 +240,11 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
           propertyCount,
           checkedAt: now(),
         };
-      } catch (error) {
+      } catch (thrown) {
+        // SECURITY: the typed (unsaved) secrets and the saved ones of this environment never come back in the
+        // error nor go into the check's record, whichever step failed.
+        const saved = secretsOf(profiles.resolve(profile.environment));
+        const error = redactFailure(thrown, [...secretsOf(profile), ...saved, ...savedSecrets()]);
         if (error instanceof AppFailure) recordCheck(profile.environment, { ok: false, error: error.error });
         throw error;
       }

@@ -2,6 +2,7 @@ import { createPoller } from '../lib/poller';
 import type { Notice, NoticeAccount, NoticeCheck, NoticesView } from '../../shared/notices';
 import { AppFailure, ErrorCode, errorText, type AppError } from '../../shared/result';
 import type { Database } from '../db/database';
+import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
 import type { AccountNotifications } from '../provider/endpoints/notifications';
 
 /** How often each property is checked when all goes well, and the longest wait after failures. */
@@ -163,7 +164,7 @@ export function createNoticesService(deps: {
        VALUES (?, ?, NULL, ?, ?, ?, ?)
        ON CONFLICT (provider, hotel_id) DO UPDATE SET last_tried_at = excluded.last_tried_at, error = excluded.error,
          failures = excluded.failures, next_at = excluded.next_at`,
-    ).run(of, hotelId, at, JSON.stringify(error), failures, at + wait);
+    ).run(of, hotelId, at, redactJson(JSON.stringify(error), secretsOfDatabase(db)), failures, at + wait);
   }
 
   /** Checks one property now. Never throws: a failure is recorded on the property, and its next check waits. */

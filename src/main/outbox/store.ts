@@ -1,6 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { AppError } from '../../shared/result';
 import type { Database } from '../db/database';
+import { redactDeep, secretsOfDatabase } from '../gateway/secretLeaks';
 import { PAUSING_CODES } from './policy';
 import type { OutboxCounts, OutboxItem, OutboxPause, OutboxState } from './types';
 
@@ -98,6 +99,9 @@ export function createOutboxStore(database: Database) {
     updated_at = :now WHERE ${WAITS_FOR_CREDENTIALS}`);
 
   const item = (row: Row | undefined) => (row ? toItem(row) : null);
+  /** SECURITY: a refusal (and an answer) is stored without the saved secrets, whatever the sender let through. */
+  const json = (value: AppError | null) =>
+    value === null ? null : JSON.stringify(redactDeep(value, secretsOfDatabase(db)));
 
   return {
     /** Inserts a queued item; runs inside the caller's transaction when there is one. */
@@ -131,18 +135,16 @@ export function createOutboxStore(database: Database) {
 
     markSending: (id: number, now: number) => toSending({ id, now }),
     markSent: (id: number, result: unknown, now: number, from: 'sending' | 'failed' = 'sending') =>
-      toSent({ id, now, result: JSON.stringify(result ?? null), from }),
+      toSent({ id, now, result: JSON.stringify(redactDeep(result ?? null, secretsOfDatabase(db))), from }),
     requeue: (
       id: number,
       p: { attempts: number; at: number; error: AppError | null; now: number; from: OutboxState },
     ) => toQueued({ id, attempts: p.attempts, at: p.at, now: p.now, from: p.from, error: json(p.error) }),
     fail: (id: number, error: AppError, now: number, from: OutboxState = 'sending') =>
-      toFailed({ id, error: JSON.stringify(error), now, from }),
+      toFailed({ id, error: json(error), now, from }),
     discard: (id: number, now: number) => toDiscarded({ id, now }),
     setPayload: (id: number, payload: string, now: number) => setPayload({ id, payload, now }),
   };
 }
-
-const json = (value: AppError | null) => (value === null ? null : JSON.stringify(value));
 
 export type OutboxStore = ReturnType<typeof createOutboxStore>;

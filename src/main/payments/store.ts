@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { formatMinor } from '../../shared/money';
 import type { PaymentLinkEntry, PaymentPartner, PaymentStatus, TypedLink } from '../../shared/payments';
 import type { AppError } from '../../shared/result';
+import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
 
 // The payments tables as rows, and the rows as the contract's entries. Every query is per provider: a sandbox
 // account's links are not the demo's.
@@ -166,6 +167,15 @@ function columnNames(columns: object): string[] {
 }
 const pick = (columns: object, names: string[]) =>
   Object.fromEntries(names.map((n) => [n, (columns as Record<string, unknown>)[n]])) as Record<string, never>;
+/** SECURITY: the host's refusals are stored without the saved secrets, whatever the service let through. */
+const ERROR_COLUMNS = new Set(['error', 'check_error']);
+const cleaned = (db: DatabaseSync, values: Record<string, never>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([n, v]) => [
+      n,
+      ERROR_COLUMNS.has(n) && typeof v === 'string' ? redactJson(v, secretsOfDatabase(db)) : v,
+    ]),
+  ) as Record<string, never>;
 
 /** SQL for the payments tables, on one connection. */
 export function paymentsStore(db: DatabaseSync) {
@@ -210,7 +220,7 @@ export function paymentsStore(db: DatabaseSync) {
           `INSERT INTO payment_links (provider, created_at, status, ${names.join(', ')})
            VALUES (:provider, :created_at, 'draft', ${names.map((n) => `:${n}`).join(', ')})`,
         )
-        .run({ ...pick(columns, names), provider, created_at: createdAt });
+        .run({ ...cleaned(db, pick(columns, names)), provider, created_at: createdAt });
       return Number(result.lastInsertRowid);
     },
     /**
@@ -227,7 +237,7 @@ export function paymentsStore(db: DatabaseSync) {
            WHERE id = :guard_id AND provider = :guard_provider${guard}`,
         )
         .run({
-          ...pick(columns, names),
+          ...cleaned(db, pick(columns, names)),
           guard_id: id,
           guard_provider: provider,
           ...(transactionId === undefined ? {} : { guard_transaction: transactionId }),

@@ -10,6 +10,7 @@ import {
 import { AppFailure, ErrorCode } from '../../shared/result';
 import type { ImageAssociate, ImageCreate } from '../../shared/su/images';
 import type { Database } from '../db/database';
+import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
 import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
@@ -372,7 +373,7 @@ export function createPhotosService(deps: {
         db.prepare(
           `INSERT INTO photo_su_images (provider, hotel_id, images, checked_at, error) VALUES (?, ?, '', ?, ?)
            ON CONFLICT (provider, hotel_id) DO UPDATE SET error = excluded.error`,
-        ).run(provider(), hotelId, now(), JSON.stringify(error.error));
+        ).run(provider(), hotelId, now(), redactJson(JSON.stringify(error.error), secretsOfDatabase(db)));
       }
       return list(hotelId);
     },

@@ -1,6 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { AppFailure, ErrorCode } from '../../shared/result';
 import { envelopeProblems, isObject, isSuccess, parseBody, providerError, resultFlag } from './envelope';
+import { redactFailure } from '../gateway/secretLeaks';
 import { send } from './http';
 
 /** A token as the provider issued it. */
@@ -22,6 +23,21 @@ function authField(p: { text: string; field?: string }): string | undefined {
  * envelopes the provider uses (`{success, data, message}` and `{Status, Data, Message}`).
  */
 export async function issueToken(
+  http: AxiosInstance,
+  credentials: { clientId: string; clientSecret: string },
+  /** Other secrets of the profile, removed from the provider's text as well as the client secret it was sent. */
+  alsoSecret: readonly (string | null | undefined)[] = [],
+): Promise<IssuedToken> {
+  try {
+    return await requestToken(http, credentials);
+  } catch (error) {
+    // SECURITY: a refusal that echoes the client secret (typed and not saved, when testing a connection) or
+    // another key never leaves here with it.
+    throw redactFailure(error, [credentials.clientSecret, ...alsoSecret]);
+  }
+}
+
+async function requestToken(
   http: AxiosInstance,
   credentials: { clientId: string; clientSecret: string },
 ): Promise<IssuedToken> {
@@ -74,7 +90,19 @@ export async function issueToken(
  * Endpoint 2 (pmsproperty): proves a token works. Returns how many properties the provider listed, when its
  * answer lists them (the contract does not show this body, so anything else still counts as valid on 200).
  */
-export async function validateToken(http: AxiosInstance, token: string): Promise<{ propertyCount: number | null }> {
+export async function validateToken(
+  http: AxiosInstance,
+  token: string,
+  alsoSecret: readonly (string | null | undefined)[] = [],
+): Promise<{ propertyCount: number | null }> {
+  try {
+    return await checkToken(http, token);
+  } catch (error) {
+    throw redactFailure(error, [token, ...alsoSecret]);
+  }
+}
+
+async function checkToken(http: AxiosInstance, token: string): Promise<{ propertyCount: number | null }> {
   const what = 'Checking the access token';
   const sent = await send(() => http.get('/jservice/pmsproperty', { headers: { Authorization: `Bearer ${token}` } }), {
     what,

@@ -7,7 +7,7 @@ import { fetchNotifications } from './endpoints/notifications';
 import { createPartner, createPaymentLink, createWidgetLink, transactionStatus } from './endpoints/payments';
 import { setFacilities, updateProperty } from './endpoints/property';
 import { createHostClient } from './http';
-import type { ProviderContext, ProviderCredentials } from './request';
+import { credentialSecrets, type ProviderContext, type ProviderCredentials } from './request';
 import type { TokenManager } from './tokenManager';
 
 type Rest<F> = F extends (ctx: ProviderContext, ...rest: infer A) => infer R ? (...rest: A) => R : never;
@@ -25,7 +25,8 @@ export interface ProviderClientOptions {
 /**
  * The typed client for every endpoint of the partner API, grouped by feature, on one axios instance per host.
  * Each call validates its input with the shared schemas first and normalizes every answer to a result or an
- * AppError; nothing is retried here except a Bearer call the provider refused for its token.
+ * AppError; nothing is retried here except a Bearer call the provider refused for its token. No error leaves it
+ * with a secret of the profile or a credential the call sent in what it says (see `gateway/secretLeaks.ts`).
  */
 export function createProviderClient(options: ProviderClientOptions) {
   const ctx: ProviderContext = {
@@ -39,8 +40,9 @@ export function createProviderClient(options: ProviderClientOptions) {
       /** A token through the token manager (cached, single flight). */
       token: () => ctx.tokens.getToken(),
       /** Endpoint 2 with the current token. */
-      validate: async () => validateToken(ctx.main, await ctx.tokens.getToken()),
-      issueToken: (credentials: { clientId: string; clientSecret: string }) => issueToken(ctx.main, credentials),
+      validate: async () => validateToken(ctx.main, await ctx.tokens.getToken(), credentialSecrets(ctx.credentials)),
+      issueToken: (credentials: { clientId: string; clientSecret: string }) =>
+        issueToken(ctx.main, credentials, credentialSecrets(ctx.credentials)),
     },
     property: { setFacilities: bind(ctx, setFacilities), update: bind(ctx, updateProperty) },
     messages: { reply: bind(ctx, replyToMessage) },

@@ -2,6 +2,7 @@ import type { AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { validationError } from '../../shared/validation';
+import { redactFailure } from '../gateway/secretLeaks';
 import { parseBody, providerError, type RawResponse } from './envelope';
 import { send } from './http';
 import type { TokenManager } from './tokenManager';
@@ -14,7 +15,17 @@ export interface ProviderCredentials {
   notificationPassword: string | null;
   paymentApiName: string;
   paymentApiKey: string | null;
+  /** The profile's client secret: never sent on these calls, but removed from every provider text all the same. */
+  clientSecret?: string | null;
 }
+
+/** Every secret of the profile in use: none of them may be kept or shown from what the provider says. */
+export const credentialSecrets = (c: ProviderCredentials): (string | null | undefined)[] => [
+  c.facilityApiKey,
+  c.notificationPassword,
+  c.paymentApiKey,
+  c.clientSecret,
+];
 
 /** What every endpoint call needs: one axios instance per host, the token manager and the other keys. */
 export interface ProviderContext {
@@ -102,6 +113,22 @@ export async function callEndpoint<S extends z.ZodType, R>(
   endpoint: Endpoint<S, R>,
   input: z.input<S>,
 ): Promise<R> {
+  // SECURITY: a provider may echo what it was sent (a key, a Basic header, the token) in its complaint; the error
+  // leaves here without any secret of the profile or any credential this call sent.
+  const sent: string[] = [];
+  try {
+    return await callOnce(ctx, endpoint, input, sent);
+  } catch (error) {
+    throw redactFailure(error, [...credentialSecrets(ctx.credentials), ...sent]);
+  }
+}
+
+async function callOnce<S extends z.ZodType, R>(
+  ctx: ProviderContext,
+  endpoint: Endpoint<S, R>,
+  input: z.input<S>,
+  sent: string[],
+): Promise<R> {
   const parsed = endpoint.schema.safeParse(input);
   if (!parsed.success) throw new AppFailure(validationError(parsed.error));
   const body = (endpoint.toWire ?? ((v: unknown) => v))(parsed.data);
@@ -112,12 +139,16 @@ export async function callEndpoint<S extends z.ZodType, R>(
       'Content-Type': 'application/json',
       ...(await authHeaders(ctx, endpoint.auth, endpoint.what)),
     };
-    const sent = await send(() => http.post(endpoint.path, body, { headers }), {
+    for (const name of ['Authorization', 'x-api-key']) {
+      const value = headers[name];
+      if (value) sent.push(value, value.replace(/^(Bearer|Basic) /, ''));
+    }
+    const answer = await send(() => http.post(endpoint.path, body, { headers }), {
       what: endpoint.what,
       baseUrl: http.defaults.baseURL ?? '',
     });
-    if (!sent.ok) throw new AppFailure(sent.error);
-    return { raw: sent.raw, token: headers.Authorization?.replace(/^Bearer /, '') };
+    if (!answer.ok) throw new AppFailure(answer.error);
+    return { raw: answer.raw, token: headers.Authorization?.replace(/^Bearer /, '') };
   };
 
   const first = await attempt();
