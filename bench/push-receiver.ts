@@ -57,7 +57,6 @@ async function main() {
     database,
     port: 0,
     credentials: () => [{ username: 'bench', password: 'bench-password' }],
-    maxPerMinute: 10_000_000,
   });
   const bare = Fastify();
   bare.post('/push', async () => ACKNOWLEDGEMENT);

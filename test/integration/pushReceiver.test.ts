@@ -192,21 +192,9 @@ describe('bounded and loopback only', () => {
     expect(t.receiver.app.server.address()).toMatchObject({ address: '127.0.0.1' });
   });
 
-  it('rate-limits by the connection address; a forwarded header cannot dodge it', async () => {
+  it('failed logins are throttled, so guessing the password is slowed; the right password is still served', async () => {
     await t.stop();
-    t = await startPushTarget({ maxPerMinute: 3 });
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      statuses.push(
-        (await t.post({ ...message244(), messageid: `m${i}` }, { 'x-forwarded-for': `10.0.0.${i}` })).status,
-      );
-    }
-    expect(statuses).toEqual([200, 200, 200, 429, 429]);
-  });
-
-  it('failed logins count against the limit too, so guessing the password is throttled', async () => {
-    await t.stop();
-    t = await startPushTarget({ maxPerMinute: 3 });
+    t = await startPushTarget({ limits: { failedPerClient: 3 } });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       statuses.push(
@@ -218,7 +206,8 @@ describe('bounded and loopback only', () => {
       );
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    expect((await t.post(message244())).status).toBe(429);
+    // Issue 14: a request with valid credentials is never throttled (a flood must not drop Su's pushes).
+    expect((await t.post(message244())).status).toBe(200);
   });
 
   it('a port already in use is a clear error naming the port field', async () => {

@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { TunnelProvider } from '../../src/main/push/tunnel';
 
 /**
@@ -6,11 +6,23 @@ import type { TunnelProvider } from '../../src/main/push/tunnel';
  * loopback that relays requests to the listener, adding X-Forwarded-For as a tunnel does. It can refuse to
  * open (a bad authtoken) and drop and restore its connection.
  */
-export function createFakeTunnelProvider(behaviour: { refuseWith?: string } = {}) {
+export function createFakeTunnelProvider(
+  behaviour: {
+    refuseWith?: string;
+    /** The internet client each request comes from (a tunnel sees many; by default always 203.0.113.7). */
+    clientOf?: (req: IncomingMessage) => string;
+  } = {},
+) {
   let server: Server | null = null;
   let onStatus: ((s: 'closed' | 'connected') => void) | null = null;
   let down = false;
   const opened: { forwardTo: string; authtoken: string; domain?: string }[] = [];
+
+  const forwardedFor = (req: IncomingMessage) => {
+    const client = behaviour.clientOf?.(req) ?? '203.0.113.7';
+    const claimed = req.headers['x-forwarded-for'];
+    return claimed ? `${String(claimed)}, ${client}` : client;
+  };
 
   const provider: TunnelProvider = {
     async open(options) {
@@ -33,7 +45,8 @@ export function createFakeTunnelProvider(behaviour: { refuseWith?: string } = {}
             port: target.port,
             path: req.url,
             method: req.method,
-            headers: { ...req.headers, 'x-forwarded-for': '203.0.113.7' },
+            // Like a real proxy, the client's own address is appended to whatever X-Forwarded-For it sent.
+            headers: { ...req.headers, 'x-forwarded-for': forwardedFor(req) },
           },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);

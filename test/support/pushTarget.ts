@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../src/main/db/database';
-import { startPushReceiver, type RunningPushReceiver } from '../../src/main/push/receiver';
+import { startPushReceiver, type PushReceiverOptions, type RunningPushReceiver } from '../../src/main/push/receiver';
 import type { IngestResult } from '../../src/main/push/ingest';
 import { tempDir } from './tempDir';
 
@@ -9,7 +9,7 @@ export const PUSH_PASSWORD = 'correct horse battery staple';
 
 /** A push receiver on a real database file in a temp folder, with known Basic credentials. */
 export async function startPushTarget(
-  options: { maxPerMinute?: number; bodyLimit?: number; onIngested?: (result: IngestResult) => void } = {},
+  options: Partial<Pick<PushReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes'>> = {},
 ) {
   const dir = tempDir('innkeeper-push-');
   const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));

@@ -1,10 +1,21 @@
-import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import { basicAuthMatches, type PushCredentials } from './basicAuth';
 import { ACKNOWLEDGEMENT, ingestPush, type IngestResult } from './ingest';
-import { createUptimeLog, type UptimeLog } from './uptime';
+import {
+  clientAddress,
+  createFailedLoginLimiter,
+  guardConnections,
+  listenerLimits,
+  type ListenerLimits,
+} from './listenerGuard';
+import { createRefusalLog, createUptimeLog, type UptimeLog } from './uptime';
+
+/** The uptime log's name for the periods the listener refused failed logins (shown with the downtime). */
+export const GUARD_COMPONENT = 'guard';
+/** Answers after which the connection is closed: the rest of what the sender sends is not read. */
+const CLOSE_AFTER = new Set([401, 408, 413, 429]);
 
 export interface PushReceiverOptions {
   database: Database;
@@ -17,8 +28,8 @@ export interface PushReceiverOptions {
   onIngested?: (result: IngestResult) => void;
   /** Largest body accepted; real pushes are a few kilobytes. */
   bodyLimit?: number;
-  /** Requests allowed per minute from one connection address, far above any real burst. */
-  maxPerMinute?: number;
+  /** Failed-login throttling, connection caps and timeouts (listenerGuard.ts has the defaults). */
+  limits?: Partial<ListenerLimits>;
   /**
    * Routes answered without credentials (the photo addresses Su fetches): each registers with
    * `config: { public: true }` and must answer only what it is meant to.
@@ -32,6 +43,8 @@ export interface RunningPushReceiver {
   localUrl: string;
   uptime: UptimeLog;
   app: FastifyInstance;
+  /** Connections open right now (the cap's bookkeeping). */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -39,46 +52,82 @@ export interface RunningPushReceiver {
  * The partner endpoint Su pushes to: one address, `POST /push`, for messages, reviews and legacy reviews.
  *
  * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
- * credentials are checked in onRequest, before the body is read, timing-safe; rate-limited by the connection's
- * own address (never X-Forwarded-For, which a tunnel client could set); body size and timeouts bounded.
- * Nothing acknowledged is lost: the acknowledgement is sent only after the push is committed (synchronous=FULL);
- * a failed write answers 503 so the provider reposts.
+ * credentials are checked first, in onRequest, before the body is read, timing-safe. A request with valid
+ * credentials is always served; only FAILED logins are throttled, per client (the address the local forwarder
+ * reports) and in total, and the connection is closed after a 401/408/413/429 so an unwanted body is not read.
+ * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
+ * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the push is
+ * committed (synchronous=FULL); a failed write answers 503 so the provider reposts.
  */
 export async function startPushReceiver(options: PushReceiverOptions): Promise<RunningPushReceiver> {
   const now = options.now ?? Date.now;
+  const limits = listenerLimits(options.limits);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    connectionTimeout: 15_000,
-    requestTimeout: 15_000,
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: 5_000,
     forceCloseConnections: true,
     trustProxy: false,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
   });
-  await app.register(rateLimit, {
-    max: options.maxPerMinute ?? 600,
-    timeWindow: 60_000,
-    keyGenerator: (request) => request.socket.remoteAddress ?? 'unknown',
-    hook: 'onRequest',
-  });
-  // Auth is attached to each route after the rate limiter (both run on request, before the body is read), so
-  // failed logins count against the limit too: guessing the password is throttled like any other flood.
+  const connections = guardConnections(app.server, limits);
+  const failedLogins = createFailedLoginLimiter(limits, createRefusalLog(options.database, GUARD_COMPONENT, now), now);
   const sources = new WeakMap<FastifyRequest, 'demo'>();
-  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+  const authenticated = new WeakSet<FastifyRequest>();
+  const clientOf = (request: FastifyRequest) =>
+    clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+  const isPublic = (request: FastifyRequest) =>
+    (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
+
+  // Authenticate first: valid credentials are served whatever else is going on. Every other route (also an unknown
+  // path) needs them; a failed login is counted, and answered 429 once its client or everyone together failed
+  // too often in the window.
+  app.addHook('onRequest', async (request, reply) => {
     const matched = basicAuthMatches(request.headers.authorization, options.credentials());
     if (matched) {
+      authenticated.add(request);
       if (matched.source) sources.set(request, matched.source);
       return;
+    }
+    const client = clientOf(request);
+    if (isPublic(request)) {
+      if (!failedLogins.clientRefused(client)) return;
+      return reply
+        .code(429)
+        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
+        .send({ status: 'Fail', message: 'Too many failed requests; try again later.' });
+    }
+    if (failedLogins.failed(client)) {
+      return reply
+        .code(429)
+        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
+        .send({ status: 'Fail', message: 'Too many failed logins; try again later.' });
     }
     return reply
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
       .send({ status: 'Fail', message: 'Unauthorized' });
-  };
-  app.addHook('onRoute', (route) => {
-    if ((route.config as { public?: boolean } | undefined)?.public === true) return;
-    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
-    route.onRequest = [...existing, authenticate];
+  });
+  // A public address that does not exist (someone guessing photo addresses) counts as a failed attempt.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 404 && !authenticated.has(request)) failedLogins.failed(clientOf(request));
+  });
+  // After a refusal the connection is closed, and destroyed once the answer is out when the sender is still
+  // sending a body (Node would otherwise read it to the end, however large, before closing).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!CLOSE_AFTER.has(reply.statusCode)) return payload;
+    reply.header('Connection', 'close');
+    const socket = request.raw.socket;
+    reply.raw.once('finish', () => {
+      if (!request.raw.complete) socket.destroy();
+    });
+    return payload;
   });
   // Keep the body as the exact bytes received (it is logged raw), whatever content type the sender declared.
   app.removeAllContentTypeParsers();
@@ -143,8 +192,10 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     localUrl: `http://127.0.0.1:${port}/push`,
     uptime,
     app,
+    openConnections: connections.openConnections,
     close: async () => {
       uptime.down();
+      failedLogins.close();
       await app.close();
     },
   };

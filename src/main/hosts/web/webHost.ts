@@ -61,7 +61,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     forceCloseConnections: true,
   });
   const expected = digest(options.token);
-  const tokenOk = (candidate: string | undefined) => !!candidate && timingSafeEqual(digest(candidate), expected);
+  const tokenOk = (candidate: unknown) =>
+    typeof candidate === 'string' && candidate !== '' && timingSafeEqual(digest(candidate), expected);
   let allowedHosts = new Set<string>();
   /** The port listened on (known once listening; no request is answered before). */
   let port = options.port;
@@ -109,7 +110,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
         const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-        const fromQuery = request.headers.upgrade ? (request.query as { token?: string }).token : undefined;
+        // A repeated `?token=` arrives as an array: only a single string can be the token (never a 500).
+        const queried = request.headers.upgrade ? (request.query as { token?: unknown }).token : undefined;
+        const fromQuery = typeof queried === 'string' ? queried : undefined;
         if (tokenOk(bearer ?? fromQuery)) return;
         if (request.headers.upgrade) return refuseUpgrade(reply, 401);
         return reply.code(401).send({
