@@ -95,6 +95,48 @@ export interface PushStatus {
   tunnel: TunnelStatus;
   /** The address to register with Su: the tunnel's while it is up, else the owner's public address (or null). */
   registerUrl: string | null;
+  /** Whether pushes can be stored (a damaged data file, a full disk), the backups, and a restore. */
+  store: StoreStatus;
+}
+
+/** Why pushes cannot be stored right now (Su is answered "try again later" and reposts them). */
+export interface StoreProblem {
+  /** 'damaged': the data file failed its integrity check; 'cannot-write': writes fail (disk full, read-only, I/O). */
+  kind: 'damaged' | 'cannot-write';
+  since: number;
+  /** In the owner's words, with SQLite's own text. */
+  reason: string;
+  /** When the file was last found sound (its newest backup), when known. */
+  lastGoodCheck?: number | null;
+}
+
+/** A rolling backup of the data file (the newest few are kept in the data folder's backups folder). */
+export interface StoreBackup {
+  file: string;
+  takenAt: number;
+  /** While the file is damaged: pushes it received after this backup (filed again on restore), or null if unreadable. */
+  pushesAfter?: number | null;
+}
+
+export interface StoreStatus {
+  problem: StoreProblem | null;
+  /** Newest first. */
+  backups: StoreBackup[];
+  /** The backup the owner chose: it is swapped in when Innkeeper next starts. */
+  restorePending: { file: string; takenAt: number; requestedAt: number } | null;
+  /** What the last restore did (shown for a week). */
+  lastRestore: {
+    takenAt: number;
+    restoredAt: number;
+    /** Pushes received after the backup, read from the damaged file and filed again. */
+    refiled: number;
+    /** Why the damaged file could not be read (those pushes are lost unless Su reposts them), or null. */
+    unreadable: string | null;
+    /** Where the damaged file was kept. */
+    keptAs: string;
+  } | null;
+  /** Periods in which pushes could not be stored (recorded once writing worked again). */
+  downtime: { from: number; to: number | null }[];
 }
 
 /** A push that authenticated but fit no known kind: kept, acknowledged, and shown to the owner. */
@@ -114,6 +156,10 @@ export const pushMethods = {
   'push.save': pushSettingsInputSchema,
   'push.quarantine': noArgs,
   'push.dismissQuarantined': idArgSchema,
+  'push.restoreBackup': z
+    .object({ file: z.string().regex(/^innkeeper-\d{13}\.db$/, 'Choose one of the backups listed.') })
+    .strict(),
+  'push.cancelRestore': noArgs,
 } as const;
 
 export interface PushResults {
@@ -121,6 +167,8 @@ export interface PushResults {
   'push.save': PushStatus;
   'push.quarantine': QuarantinedPush[];
   'push.dismissQuarantined': PushStatus;
+  'push.restoreBackup': PushStatus;
+  'push.cancelRestore': PushStatus;
 }
 
 export interface PushEvents {

@@ -1,16 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { StoreProblem } from '../../shared/push';
 import { storeFault, type StoreFault } from './storeFaults';
-
-/** Why pushes cannot be stored right now, and since when. */
-export interface StoreProblem {
-  /** 'damaged': the file failed its integrity check; 'cannot-write': writes fail (disk full, read-only, I/O). */
-  kind: 'damaged' | 'cannot-write';
-  since: number;
-  /** In the owner's words, with SQLite's own text. */
-  reason: string;
-  /** The last time the file was checked and found sound (the newest good backup), when known. */
-  lastGoodCheck?: number | null;
-}
 
 /** The component name of the store's periods in the uptime log (shown with the listener's downtime). */
 export const STORE_COMPONENT = 'store';

@@ -19,7 +19,11 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
       push.dismissQuarantined(args.id);
       return changed();
     },
+    'push.restoreBackup': (args) => changed(push.restoreBackup(args.file)),
+    'push.cancelRestore': () => changed(push.cancelRestore()),
   };
+  // A damaged file found, writes failing or working again: the screen says so at once, not at the next push.
+  push.onStoreChange(() => changed());
   return {
     handlers,
     changed,

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../config/settingsStore';
 import type { PushCredentials } from './basicAuth';
 import type { IngestResult } from './ingest';
 import { startPushReceiver, type RunningPushReceiver } from './receiver';
+import { createStoreService } from './storeService';
 import { ngrokTunnelProvider, type TunnelProvider } from './tunnel';
 import { createTunnelService } from './tunnelService';
 import { createUptimeLog } from './uptime';
@@ -54,6 +55,7 @@ export function createPushService(deps: PushServiceDeps) {
     provider: deps.tunnelProvider ?? ngrokTunnelProvider,
     now: deps.now,
   });
+  const store = createStoreService({ database: deps.database, settings, now: deps.now });
   const tunnelEnabled = () => settings.get<boolean>('push.tunnel.enabled') ?? false;
   const tunnelDomain = () => settings.get<string>('push.tunnel.domain') ?? '';
 
@@ -69,6 +71,16 @@ export function createPushService(deps: PushServiceDeps) {
     [credentials(), deps.demo?.credentials() ?? null].filter((c): c is PushCredentials => c !== null);
 
   async function start(): Promise<void> {
+    store.start();
+    // A file that cannot be written (read-only, full disk at start) would fail every push: the listener stays off
+    // and says why, rather than answer on its port while the screen says it is not listening. A DAMAGED file is
+    // different: the listener runs and answers 503, so that Su keeps the pushes and reposts them.
+    const unwritable = store.writable();
+    if (unwritable) {
+      running = null;
+      error = `Innkeeper cannot write to its data file (${unwritable.reason}), so it cannot store messages and does not receive them. Make the data folder writable (or free disk space) and start Innkeeper again.`;
+      return;
+    }
     try {
       running = await startPushReceiver({
         database: deps.database,
@@ -96,6 +108,7 @@ export function createPushService(deps: PushServiceDeps) {
 
   async function stop(): Promise<void> {
     await tunnels.close();
+    store.stop();
     await running?.close();
     running = null;
     deps.demo?.listening(null);
@@ -138,7 +151,28 @@ export function createPushService(deps: PushServiceDeps) {
         demoConnected: running !== null && (deps.demo?.credentials() ?? null) !== null,
         tunnel,
         registerUrl: tunnel.state === 'up' && tunnel.url ? `${tunnel.url}/push` : publicUrl || null,
+        store: store.status(),
       };
+    },
+    /** Called when the store's health changes (damage found, writes failing or working again). */
+    onStoreChange: (listener: () => void) => deps.database.health.onChange(listener),
+    /** The owner chose a backup to restore: it is swapped in when Innkeeper next starts. */
+    restoreBackup(file: string): PushStatus {
+      if (!store.status().backups.some((b) => b.file === file)) {
+        throw new AppFailure({
+          code: 'validation',
+          message: `There is no backup named ${file} any more; choose one of the backups listed.`,
+          field: 'file',
+          fields: { file: 'Choose one of the backups listed.' },
+          retryable: false,
+        });
+      }
+      store.restore(file);
+      return this.status();
+    },
+    cancelRestore(): PushStatus {
+      store.cancelRestore();
+      return this.status();
     },
     /** Quarantined pushes not yet dismissed, newest first. */
     quarantine(): QuarantinedPush[] {
@@ -148,8 +182,21 @@ export function createPushService(deps: PushServiceDeps) {
             `SELECT q.id, q.reason, l.kind, l.received_at, l.body FROM quarantine q JOIN push_log l ON l.id = q.push_log_id
              WHERE q.dismissed_at IS NULL ORDER BY q.id DESC LIMIT 200`,
           )
-          .all() as { id: number; reason: string; kind: QuarantinedPush['kind']; received_at: number; body: string }[]
-      ).map((r) => ({ id: r.id, reason: r.reason, kind: r.kind, receivedAt: r.received_at, body: r.body }));
+          .all() as {
+          id: number;
+          reason: string;
+          kind: QuarantinedPush['kind'];
+          received_at: number;
+          body: string | Uint8Array;
+        }[]
+      ).map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        kind: r.kind,
+        receivedAt: r.received_at,
+        // Bytes that were not UTF-8 are kept raw in the log; shown here with the unreadable bytes marked.
+        body: typeof r.body === 'string' ? r.body : new TextDecoder().decode(r.body),
+      }));
     },
     /** The owner looked at it: it leaves the list (the raw push stays in the push log). */
     dismissQuarantined(id: number): void {

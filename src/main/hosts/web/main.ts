@@ -5,12 +5,15 @@ import { startCoreWithDemo } from '../../demo/startCore';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
 import { createConfSettingsStore } from '../../config/settingsStore';
+import { makeDataFolderOwnerOnly } from './dataFolder';
 import { startWebHostWithSession } from './webSession';
 import { errorText } from '../../../shared/result';
 
 /** `npm run web`: the core under plain Node, served to a browser on 127.0.0.1. */
 async function main(): Promise<void> {
   const config = readRuntimeConfig();
+  // Owner-only before anything is written: the folder 0700, its files (database, -wal/-shm, backups) 0600.
+  makeDataFolderOwnerOnly(config.dataDir);
   const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
     version: string;
   };
