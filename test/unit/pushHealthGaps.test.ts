@@ -15,14 +15,14 @@ describe('listener downtime', () => {
     log.down();
     now += 120_000;
     log.up();
-    expect(log.downSpans()).toEqual([{ component: 'listener', from: 1_005_000, to: 1_125_000 }]);
+    expect(log.downSpans()).toEqual([{ component: 'listener', from: 1_005_000, to: 1_125_000, reason: 'stopped' }]);
     // The process dies without saying "down"; a new run finds the open "up".
     now += 1_000;
     const next = createUptimeLog(db, 'listener', () => now);
     next.up();
     const spans = next.downSpans();
     expect(spans).toHaveLength(2);
-    expect(spans[1]).toEqual({ component: 'listener', from: 1_125_000, to: 1_126_000 });
+    expect(spans[1]).toEqual({ component: 'listener', from: 1_125_000, to: 1_126_000, reason: 'not stopped cleanly' });
     db.close();
     dir.remove();
   });
