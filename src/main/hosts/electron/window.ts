@@ -1,8 +1,7 @@
-import { BrowserWindow, session, shell } from 'electron';
+import { BrowserWindow, session } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from '../csp';
-import { isAppPage } from './ipcGateway';
 
 /** The page the window loads: the dev server during `electron-vite dev`, the built file otherwise. */
 export function rendererUrl(): string {
@@ -12,9 +11,9 @@ export function rendererUrl(): string {
 }
 
 /**
- * The one app window. SECURITY: sandboxed renderer, context isolation, no Node integration, a strict CSP on
- * every response, no navigation away from the app, no new windows (https links open in the browser), and
- * every permission request (camera, notifications, …) denied. `route` is the hash to open (`#/inbox/12`).
+ * The one app window. SECURITY: sandboxed renderer, context isolation, no Node integration and a strict CSP on
+ * every response; navigation, new windows, <webview> and permissions are guarded for this and every other web
+ * contents by contentsGuard.ts (registered in main.ts). `route` is the hash to open (`#/inbox/12`).
  */
 export function createMainWindow(preloadDir: string, route = ''): BrowserWindow {
   const win = new BrowserWindow({
@@ -39,21 +38,6 @@ export function createMainWindow(preloadDir: string, route = ''): BrowserWindow 
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
-  });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-
-  // SECURITY: the window never leaves the app's page, whether by link, redirect or a frame navigating.
-  const stayHome = (event: { preventDefault(): void; url: string }) => {
-    if (!isAppPage(event.url, appUrl)) event.preventDefault();
-  };
-  win.webContents.on('will-navigate', stayHome);
-  win.webContents.on('will-frame-navigate', stayHome);
-  win.webContents.on('will-redirect', stayHome);
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
   });
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${appUrl}${route}`);
