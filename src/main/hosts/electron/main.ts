@@ -1,24 +1,48 @@
-import { app, ipcMain, type Tray } from 'electron';
+import { app, dialog, ipcMain, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
 import { errorText } from '../../../shared/result';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecretStore } from '../../config/secretStore';
+import type { SettingsStore } from '../../config/settingsStore';
 import type { Core } from '../../core';
 import { startCoreWithDemo } from '../../demo/startCore';
+import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
+import {
+  createStartAtLogin,
+  electronLoginItems,
+  isRealAccount,
+  linuxAutostart,
+  openedAtLogin,
+  unregisteredLoginItems,
+} from './startAtLogin';
 import { createTray, showNativeNotification } from './tray';
+import { createClosedHint, createQuitFlow } from './trayMenu';
 import { createMainWindow, rendererUrl } from './window';
 import { createWindowKeeper } from './windowKeeper';
 
 // The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
 let core: Core | null = null;
-let tray: Tray | null = null;
+let quitting = false;
+let windowClosed: () => void = () => undefined;
 const preloadDir = fileURLToPath(new URL('../preload', import.meta.url));
+
+// SECURITY: every web contents the app ever creates is guarded, not only the main window's.
+const guard = createContentsGuard({ appUrl: rendererUrl(), openExternal: (url) => shell.openExternal(url) });
+app.on('web-contents-created', (_event, contents) => guard(contents));
+
 const windows = createWindowKeeper({
-  create: (route) => createMainWindow(preloadDir, route),
+  create: (route) => {
+    const window = createMainWindow(preloadDir, route);
+    // Closing the window leaves the app in the tray, receiving: said once, the first time.
+    window.once('closed', () => {
+      if (!quitting) windowClosed();
+    });
+    return window;
+  },
   navigate: (window, route) => void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`),
 });
 /** The window, created again if it was closed; only once the core runs (before that there is nothing to show). */
@@ -38,20 +62,22 @@ async function start(): Promise<void> {
     ...process.env,
     INNKEEPER_DATA_DIR: process.env.INNKEEPER_DATA_DIR || app.getPath('userData'),
   });
-  const settings = new ElectronStore<Record<string, unknown>>({
+  const store = new ElectronStore<Record<string, unknown>>({
     cwd: config.dataDir,
     name: 'settings',
     clearInvalidConfig: true,
   });
-  core = await startCoreWithDemo({
+  const settings: SettingsStore = {
+    get: (k) => store.get(k) as never,
+    set: (k, v) => store.set(k, v),
+    delete: (k) => store.delete(k),
+  };
+  let tray: ReturnType<typeof createTray> | null = null;
+  const running = await startCoreWithDemo({
     host: 'electron',
     version: app.getVersion(),
     dataDir: config.dataDir,
-    settings: {
-      get: (k) => settings.get(k) as never,
-      set: (k, v) => settings.set(k, v),
-      delete: (k) => settings.delete(k),
-    },
+    settings,
     secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
     forceDemo: config.forceDemo,
     demoRun: { deliveries: config.demoDeliveries },
@@ -77,27 +103,72 @@ async function start(): Promise<void> {
             .join(' · '),
           onClick: () => showWindow(`#/payments/${link.id}`),
         }),
-      unreadCount: (n) => tray?.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
+      unreadCount: (n) => tray?.tray.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
     },
   });
+  core = running;
   const appUrl = rendererUrl();
-  registerIpcGateway(ipcMain, core.dispatcher, (event) => {
+  registerIpcGateway(ipcMain, running.dispatcher, (event) => {
     const window = windows.current();
     return window !== null && isAppMainFrame(event, { webContentsId: window.webContents.id, appUrl });
   });
-  core.events.onAny((event, payload) => windows.current()?.webContents.send(EVENT_CHANNEL, event, payload));
-  tray = createTray(
-    () => showWindow(),
-    () => app.quit(),
-  );
-  showWindow();
+  running.events.onAny((event, payload) => windows.current()?.webContents.send(EVENT_CHANNEL, event, payload));
+
+  // Keeps receiving: started at login once a real account is connected (the owner's choice wins), in the tray.
+  const startAtLogin = createStartAtLogin({
+    settings,
+    items: !app.isPackaged
+      ? unregisteredLoginItems()
+      : process.platform === 'linux'
+        ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
+        : electronLoginItems(app, process.platform),
+    realAccount: () => isRealAccount(running.connection.state()),
+  });
+  const applyStartAtLogin = () => {
+    try {
+      startAtLogin.apply();
+    } catch (error) {
+      console.error(`Innkeeper could not set "start when I log in": ${errorText(error)}`);
+    }
+  };
+  applyStartAtLogin();
+  running.events.on('connection.changed', () => {
+    applyStartAtLogin();
+    tray?.refresh();
+  });
+  const requestQuit = createQuitFlow({
+    ask: (warning) => dialog.showMessageBox(warning),
+    quit: () => app.quit(),
+  });
+  tray = createTray({
+    open: () => showWindow(),
+    quit: () => void requestQuit(),
+    startAtLogin: () => startAtLogin.state().on,
+    setStartAtLogin: (on) => {
+      try {
+        startAtLogin.choose(on);
+      } catch (error) {
+        dialog.showErrorBox('Innkeeper', `Could not change "start when I log in": ${errorText(error)}`);
+      }
+    },
+  });
+  windowClosed = createClosedHint({
+    settings,
+    notify: (message) => showNativeNotification({ ...message, onClick: () => showWindow() }),
+  });
+  // Started by the OS at login: it stays in the tray, receiving, until the owner opens the window.
+  const macAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin;
+  if (!openedAtLogin(process.argv, macAtLogin)) showWindow();
 }
 
 app.on('window-all-closed', () => {
-  // The tray keeps the app, and with it the push listener, running.
+  // The tray keeps the app, and with it the push listener and its tunnel, running.
 });
 app.on('activate', () => showWindow());
-app.on('before-quit', () => void core?.close());
+app.on('before-quit', () => {
+  quitting = true;
+  void core?.close();
+});
 
 function fatal(error: unknown): void {
   console.error(`Innkeeper could not start: ${errorText(error)}`);

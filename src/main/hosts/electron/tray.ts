@@ -1,20 +1,38 @@
 import { Menu, Notification, Tray, nativeImage } from 'electron';
 import { fileURLToPath } from 'node:url';
+import { trayMenuTemplate } from './trayMenu';
 
-/** The tray icon: opens the window (creating it again if it was closed) and quits the app. */
-export function createTray(show: () => void, quit: () => void): Tray {
+/**
+ * The tray icon: a click opens the window (creating it again if it was closed); its menu opens the window, turns
+ * "Start Innkeeper when I log in" on or off, and quits (after the warning). `refresh()` redraws the menu when the
+ * start-at-login state changed elsewhere.
+ */
+export function createTray(actions: {
+  open(): void;
+  quit(): void;
+  startAtLogin(): boolean;
+  setStartAtLogin(on: boolean): void;
+}): { tray: Tray; refresh(): void } {
   const icon = nativeImage.createFromPath(fileURLToPath(new URL('../../resources/tray.png', import.meta.url)));
   const tray = new Tray(icon);
   tray.setToolTip('Innkeeper');
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Open Innkeeper', click: show },
-      { type: 'separator' },
-      { label: 'Quit Innkeeper', click: quit },
-    ]),
-  );
-  tray.on('click', show);
-  return tray;
+  const refresh = () =>
+    tray.setContextMenu(
+      Menu.buildFromTemplate(
+        trayMenuTemplate({
+          open: actions.open,
+          quit: actions.quit,
+          startAtLogin: actions.startAtLogin(),
+          setStartAtLogin: (on) => {
+            actions.setStartAtLogin(on);
+            refresh();
+          },
+        }),
+      ),
+    );
+  refresh();
+  tray.on('click', actions.open);
+  return { tray, refresh };
 }
 
 /** The native-notification adapter: a title and body, and what clicking it does. */

@@ -1,0 +1,139 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import {
+  createStartAtLogin,
+  electronLoginItems,
+  HIDDEN_ARG,
+  isRealAccount,
+  linuxAutostart,
+  openedAtLogin,
+  START_AT_LOGIN_KEY,
+  type LoginItems,
+} from '../../src/main/hosts/electron/startAtLogin';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'innkeeper-login-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The OS's login items, recording every change the app makes. */
+function fakeItems(enabled = false): LoginItems & { changes: boolean[] } {
+  const changes: boolean[] = [];
+  return {
+    changes,
+    isEnabled: () => enabled,
+    setEnabled: (on) => void (changes.push(on), (enabled = on)),
+  };
+}
+
+function setup(real: boolean) {
+  const dataDir = tempDir();
+  const state = { real };
+  const settings = createConfSettingsStore(dataDir);
+  const items = fakeItems();
+  const startAtLogin = createStartAtLogin({ settings, items, realAccount: () => state.real });
+  return { dataDir, state, settings, items, startAtLogin };
+}
+
+describe('"Start Innkeeper when I log in"', () => {
+  it('is off on the demo and turns on by itself once a real account is connected', () => {
+    const { state, items, startAtLogin } = setup(false);
+    expect(startAtLogin.apply()).toBe(false);
+    expect(items.changes).toEqual([]);
+    expect(startAtLogin.state()).toEqual({ on: false, chosenByOwner: false });
+    state.real = true; // the owner saved their sandbox or production account
+    expect(startAtLogin.apply()).toBe(true);
+    expect(items.changes).toEqual([true]);
+    expect(startAtLogin.state()).toEqual({ on: true, chosenByOwner: false });
+    startAtLogin.apply();
+    expect(items.changes).toEqual([true]); // nothing to change: the OS is not asked again
+  });
+
+  it('the owner’s choice wins over the default, and is kept across restarts', () => {
+    const { dataDir, state, items, startAtLogin } = setup(true);
+    startAtLogin.apply();
+    expect(startAtLogin.choose(false)).toBe(false);
+    expect(items.changes).toEqual([true, false]);
+    expect(startAtLogin.state()).toEqual({ on: false, chosenByOwner: true });
+    // Saving credentials again (connection.changed) does not turn it back on.
+    state.real = true;
+    expect(startAtLogin.apply()).toBe(false);
+    // The next start reads the choice from the settings file.
+    const again = createStartAtLogin({
+      settings: createConfSettingsStore(dataDir),
+      items: fakeItems(false),
+      realAccount: () => true,
+    });
+    expect(again.state()).toEqual({ on: false, chosenByOwner: true });
+    // An owner who turns it on while on the demo gets it on.
+    const onDemo = setup(false);
+    expect(onDemo.startAtLogin.choose(true)).toBe(true);
+    expect(onDemo.items.changes).toEqual([true]);
+    expect(onDemo.settings.get(START_AT_LOGIN_KEY)).toBe(true);
+  });
+
+  it('a real account is a saved sandbox or production one, never the demo (not even a forced one)', () => {
+    expect(isRealAccount({ savedActive: null, demoForced: false })).toBe(false);
+    expect(isRealAccount({ savedActive: 'demo', demoForced: false })).toBe(false);
+    expect(isRealAccount({ savedActive: 'sandbox', demoForced: false })).toBe(true);
+    expect(isRealAccount({ savedActive: 'production', demoForced: false })).toBe(true);
+    expect(isRealAccount({ savedActive: 'production', demoForced: true })).toBe(false);
+  });
+
+  it('on Linux, writes and removes an XDG autostart entry that starts the app in the tray', () => {
+    const config = tempDir();
+    const items = linuxAutostart(config, '/home/o/Apps/Innkeeper 0.1.0.AppImage');
+    const file = join(config, 'autostart', 'innkeeper.desktop');
+    expect(items.isEnabled()).toBe(false);
+    items.setEnabled(true);
+    expect(items.isEnabled()).toBe(true);
+    const entry = readFileSync(file, 'utf8');
+    expect(entry).toContain('[Desktop Entry]\nType=Application\nName=Innkeeper\n');
+    expect(entry).toContain(`Exec="/home/o/Apps/Innkeeper 0.1.0.AppImage" ${HIDDEN_ARG}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    // An entry for another path (the AppImage moved) counts as not set, and is written anew.
+    expect(linuxAutostart(config, '/opt/Innkeeper/innkeeper').isEnabled()).toBe(false);
+    items.setEnabled(false);
+    expect(existsSync(file)).toBe(false);
+    items.setEnabled(false); // already gone: no error
+    writeFileSync(file, 'hand-edited');
+    expect(items.isEnabled()).toBe(false);
+  });
+
+  it('quotes what a desktop entry would otherwise run differently', () => {
+    const config = tempDir();
+    linuxAutostart(config, '/tmp/a "b" $HOME`x`\\y').setEnabled(true);
+    const entry = readFileSync(join(config, 'autostart', 'innkeeper.desktop'), 'utf8');
+    expect(entry).toContain('Exec="/tmp/a \\"b\\" \\$HOME\\`x\\`\\\\y" --hidden');
+  });
+
+  it('on Windows registers the login item with --hidden; on macOS without arguments', () => {
+    const calls: unknown[] = [];
+    const app = {
+      setLoginItemSettings: (s: unknown) => void calls.push(s),
+      getLoginItemSettings: (o?: unknown) => (calls.push(['get', o]), { openAtLogin: true }) as never,
+    };
+    electronLoginItems(app, 'win32').setEnabled(true);
+    expect(electronLoginItems(app, 'win32').isEnabled()).toBe(true);
+    electronLoginItems(app, 'darwin').setEnabled(false);
+    expect(calls).toEqual([
+      { openAtLogin: true, args: [HIDDEN_ARG] },
+      ['get', { args: [HIDDEN_ARG] }],
+      { openAtLogin: false },
+    ]);
+  });
+
+  it('started at login, the app stays in the tray; started by the owner, it opens its window', () => {
+    expect(openedAtLogin(['/opt/Innkeeper/innkeeper', HIDDEN_ARG])).toBe(true);
+    expect(openedAtLogin(['/opt/Innkeeper/innkeeper'])).toBe(false);
+    expect(openedAtLogin(['/Applications/Innkeeper.app/Contents/MacOS/Innkeeper'], true)).toBe(true);
+  });
+});
