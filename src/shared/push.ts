@@ -86,8 +86,11 @@ export interface PushStatus {
   publicUrl: string;
   /** Why it is not listening, when it is not. */
   error: string | null;
-  /** When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times). */
-  downtime: { component: string; from: number; to: number | null }[];
+  /**
+   * When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times), and, as
+   * component 'guard', when it refused failed logins during a flood (pushes with the right credentials still came in).
+   */
+  downtime: { component: string; from: number; to: number | null; reason?: string | null }[];
   /** Pushes kept aside because they fit no known kind. */
   quarantined: number;
   /** True when the built-in demo provider delivers its pushes here. */

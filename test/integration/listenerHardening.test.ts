@@ -87,6 +87,10 @@ describe('a flood through the tunnel never keeps a real push out', () => {
     expect(downSpansOf(ctx.core.db, GUARD_COMPONENT)).toEqual([
       { component: GUARD_COMPONENT, from: expect.any(Number), to: null, reason: 'refusing failed logins (flood)' },
     ]);
+    // The owner's status shows it beside the listener's downtime.
+    expect((await call('push.status')).downtime.filter((d) => d.component === GUARD_COMPONENT)).toEqual([
+      { component: GUARD_COMPONENT, from: expect.any(Number), to: null, reason: 'refusing failed logins (flood)' },
+    ]);
   });
 });
 

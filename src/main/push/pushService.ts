@@ -6,11 +6,11 @@ import type { SecretStore } from '../config/secretStore';
 import type { SettingsStore } from '../config/settingsStore';
 import type { PushCredentials } from './basicAuth';
 import type { IngestResult } from './ingest';
-import { startPushReceiver, type RunningPushReceiver } from './receiver';
+import { GUARD_COMPONENT, startPushReceiver, type RunningPushReceiver } from './receiver';
 import { createStoreService } from './storeService';
 import { ngrokTunnelProvider, type TunnelProvider } from './tunnel';
 import { createTunnelService } from './tunnelService';
-import { createUptimeLog } from './uptime';
+import { createUptimeLog, downSpansOf } from './uptime';
 
 export const DEFAULT_PUSH_PORT = 8787;
 const PASSWORD_KEY = 'push.password';
@@ -138,11 +138,9 @@ export function createPushService(deps: PushServiceDeps) {
         localUrl: running?.localUrl ?? null,
         publicUrl,
         error,
-        downtime: [...uptime.downSpans(), ...tunnels.downtime()].map(({ component, from, to }) => ({
-          component,
-          from,
-          to,
-        })),
+        downtime: [...uptime.downSpans(), ...tunnels.downtime(), ...downSpansOf(deps.database, GUARD_COMPONENT)].map(
+          ({ component, from, to, reason }) => ({ component, from, to, reason }),
+        ),
         quarantined: (
           deps.database.db.prepare('SELECT count(*) AS n FROM quarantine WHERE dismissed_at IS NULL').get() as {
             n: number;
