@@ -54,6 +54,22 @@ export const usePushStore = defineStore('push', () => {
     return result.ok ? result.value : null;
   }
 
+  // ---- the data file: a backup chosen to restore at the next start, or that choice undone ------------------
+  const restoreError = ref<string | null>(null);
+  const restoring = ref(false);
+
+  async function restoreBackup(file: string | null) {
+    restoring.value = true;
+    restoreError.value = null;
+    try {
+      const result = file ? await api['push.restoreBackup']({ file }) : await api['push.cancelRestore']({});
+      if (result.ok) status.value = result.value;
+      else restoreError.value = result.error.message;
+    } finally {
+      restoring.value = false;
+    }
+  }
+
   /** The list closes with the screen that showed it: the next visit starts from the "Show them" button again. */
   function closeQuarantine() {
     quarantine.value = null;
@@ -73,5 +89,8 @@ export const usePushStore = defineStore('push', () => {
     peekQuarantine,
     dismissQuarantined,
     closeQuarantine,
+    restoreError,
+    restoring,
+    restoreBackup,
   };
 });

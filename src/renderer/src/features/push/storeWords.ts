@@ -1,0 +1,63 @@
+import type { StoreBackup, StoreProblem, StoreStatus } from '@shared/push';
+import { formatDateTime, plural } from '@renderer/lib/format';
+
+/** What Su does with a push that is not acknowledged, in the owner's words. */
+export const SU_RETRIES = 'Su keeps each message and sends it again, up to three times, then gives up on it.';
+
+/** The one line for every screen: what is wrong with storing messages, since when. */
+export function storeHeadline(problem: StoreProblem): string {
+  return problem.kind === 'damaged'
+    ? `Innkeeper is not accepting new messages since ${formatDateTime(problem.since)}: its data file is damaged.`
+    : `Innkeeper cannot store new messages and reviews since ${formatDateTime(problem.since)}: ${problem.reason}.`;
+}
+
+/** What happened and what to do, under the headline on the Connection screen. */
+export function storeAdvice(problem: StoreProblem): string[] {
+  if (problem.kind === 'damaged') {
+    return [
+      `It found the damage when checking the file (${problem.reason}).` +
+        (problem.lastGoodCheck
+          ? ` The last check that found it sound was at ${formatDateTime(problem.lastGoodCheck)}.`
+          : ''),
+      `So that nothing lands in a damaged file, Su is told to try again later. ${SU_RETRIES}`,
+      'Restore a backup below: Innkeeper swaps it in the next time it starts. Anything you change before then is not in the backup.',
+    ];
+  }
+  return [
+    `Su is told to try again later, so nothing is lost yet. ${SU_RETRIES}`,
+    /disk is full/.test(problem.reason)
+      ? 'Free some space on the disk: the next message Su sends is stored, and this note goes away.'
+      : 'Fix what stops Innkeeper from writing its data file: the next message Su sends is stored, and this note goes away.',
+  ];
+}
+
+/** One backup as the owner chooses it: when it was taken, and what restoring it means for later pushes. */
+export function backupLine(backup: StoreBackup): { title: string; detail: string | null } {
+  const title = `Backup of ${formatDateTime(backup.takenAt)}`;
+  if (backup.pushesAfter === undefined) return { title, detail: null };
+  if (backup.pushesAfter === null) {
+    return {
+      title,
+      detail:
+        'Messages and reviews received after it cannot be read from the damaged file: they are lost unless Su sends them again; check each channel’s own inbox.',
+    };
+  }
+  return {
+    title,
+    detail:
+      backup.pushesAfter === 0
+        ? 'Nothing was received after it.'
+        : `${plural(backup.pushesAfter, 'message or review', 'messages and reviews')} received after it are read back from the damaged file and kept.`,
+  };
+}
+
+/** After a restore: what it did, honestly (lost only if they are). */
+export function restoreSummary(last: NonNullable<StoreStatus['lastRestore']>): string {
+  const head = `Innkeeper restored the backup of ${formatDateTime(last.takenAt)} on ${formatDateTime(last.restoredAt)}.`;
+  const pushes = last.unreadable
+    ? ` Messages and reviews received after the backup could not be read from the damaged file (${last.unreadable}): they are lost unless Su sent them again; check each channel’s own inbox for that period.`
+    : last.refiled > 0
+      ? ` ${plural(last.refiled, 'message or review', 'messages and reviews')} received after the backup ${last.refiled === 1 ? 'was' : 'were'} read back from the damaged file and kept.`
+      : ' Nothing received after the backup was missing.';
+  return `${head}${pushes} The damaged file is kept at ${last.keptAs}.`;
+}

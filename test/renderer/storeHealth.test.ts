@@ -1,0 +1,129 @@
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import PrimeVue from 'primevue/config';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PushStatus, StoreStatus } from '@shared/push';
+import StoreBanner from '@renderer/features/push/StoreBanner.vue';
+import StoreHealth from '@renderer/features/push/StoreHealth.vue';
+import { usePushStore } from '@renderer/features/push/pushStore';
+import { formatDateTime } from '@renderer/lib/format';
+import { installFakeApi, settle } from './fakeApi';
+
+const SINCE = Date.UTC(2026, 10, 23, 6, 10);
+const BACKUP = Date.UTC(2026, 10, 22, 22, 10);
+const ok = <T>(value: T) => ({ ok: true as const, value });
+
+const store = (over: Partial<StoreStatus> = {}): StoreStatus => ({
+  problem: null,
+  backups: [],
+  restorePending: null,
+  lastRestore: null,
+  downtime: [],
+  ...over,
+});
+const statusWith = (s: StoreStatus) => ({ store: s }) as unknown as PushStatus;
+
+let pinia: Pinia;
+beforeEach(() => {
+  pinia = createPinia();
+  setActivePinia(pinia);
+});
+const mountWith = (component: typeof StoreHealth | typeof StoreBanner, props: Record<string, unknown> = {}) =>
+  mount(component, {
+    props,
+    global: { plugins: [PrimeVue, pinia], stubs: { RouterLink: { template: '<a><slot /></a>' } } },
+  });
+
+describe('the store on the Connection screen', () => {
+  it('a full disk: "cannot store … since", the reason, and what to do', () => {
+    installFakeApi();
+    const wrapper = mountWith(StoreHealth, {
+      store: store({
+        problem: { kind: 'cannot-write', since: SINCE, reason: 'the disk is full (SQLite: database or disk is full)' },
+      }),
+    });
+    const text = wrapper.get('[data-testid="store-problem"]').text();
+    expect(text).toContain(
+      `Innkeeper cannot store new messages and reviews since ${formatDateTime(SINCE)}: the disk is full (SQLite: database or disk is full).`,
+    );
+    expect(text).toContain('Free some space on the disk');
+    expect(text).toContain('up to three times');
+    expect(wrapper.find('[data-testid="store-backup"]').exists()).toBe(false);
+  });
+
+  it('a damaged file: since when, the last sound check, and each backup with what restoring it keeps', async () => {
+    const core = installFakeApi();
+    const damaged = store({
+      problem: {
+        kind: 'damaged',
+        since: SINCE,
+        reason: 'the data file failed its integrity check',
+        lastGoodCheck: BACKUP,
+      },
+      backups: [
+        { file: 'innkeeper-1795385400000.db', takenAt: BACKUP, pushesAfter: 3 },
+        { file: 'innkeeper-1795370000000.db', takenAt: BACKUP - 4 * 3600_000, pushesAfter: null },
+      ],
+    });
+    const wrapper = mountWith(StoreHealth, { store: damaged });
+    const problem = wrapper.get('[data-testid="store-problem"]').text();
+    expect(problem).toContain(`not accepting new messages since ${formatDateTime(SINCE)}`);
+    expect(problem).toContain(`The last check that found it sound was at ${formatDateTime(BACKUP)}`);
+    const rows = wrapper.findAll('[data-testid="store-backup"]');
+    expect(rows[0]!.text()).toContain('3 messages and reviews received after it are read back from the damaged file');
+    expect(rows[1]!.text()).toContain('they are lost unless Su sends them again');
+
+    await rows[0]!.get('button').trigger('click');
+    const [call] = core.pending('push.restoreBackup');
+    expect(call!.args).toEqual({ file: 'innkeeper-1795385400000.db' });
+    const pending = {
+      ...damaged,
+      restorePending: { file: 'innkeeper-1795385400000.db', takenAt: BACKUP, requestedAt: SINCE },
+    };
+    call!.answer(ok(statusWith(pending)));
+    await settle();
+    expect(usePushStore().status?.store.restorePending?.file).toBe('innkeeper-1795385400000.db');
+
+    await wrapper.setProps({ store: pending });
+    expect(wrapper.get('[data-testid="store-restore-pending"]').text()).toContain(
+      `The backup of ${formatDateTime(BACKUP)} will be restored the next time Innkeeper starts`,
+    );
+    expect(wrapper.find('[data-testid="store-backup"]').exists()).toBe(false);
+    await wrapper.get('[data-testid="store-restore-pending"] button').trigger('click');
+    expect(core.pending('push.cancelRestore')).toHaveLength(1);
+  });
+
+  it('after a restore: what was kept, and says pushes are lost only when they are', () => {
+    installFakeApi();
+    const last = { takenAt: BACKUP, restoredAt: SINCE, refiled: 2, unreadable: null, keptAs: '/data/damaged/x.db' };
+    const kept = mountWith(StoreHealth, { store: store({ lastRestore: last }) });
+    const text = kept.get('[data-testid="store-last-restore"]').text();
+    expect(text).toContain('2 messages and reviews received after the backup were read back from the damaged file');
+    expect(text).not.toMatch(/lost/);
+    const lost = mountWith(StoreHealth, {
+      store: store({ lastRestore: { ...last, refiled: 0, unreadable: 'malformed' } }),
+    });
+    expect(lost.get('[data-testid="store-last-restore"]').text()).toContain('they are lost unless Su sent them again');
+  });
+});
+
+describe('the banner on every screen', () => {
+  it('shows while pushes cannot be stored, and goes when they can', async () => {
+    const core = installFakeApi();
+    const push = usePushStore();
+    push.listen();
+    const wrapper = mountWith(StoreBanner);
+    expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
+    core.emit(
+      'push.changed',
+      statusWith(store({ problem: { kind: 'cannot-write', since: SINCE, reason: 'the disk is full' } })),
+    );
+    await settle();
+    expect(wrapper.get('[data-testid="store-banner"]').text()).toContain(
+      `cannot store new messages and reviews since ${formatDateTime(SINCE)}: the disk is full.`,
+    );
+    core.emit('push.changed', statusWith(store()));
+    await settle();
+    expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
+  });
+});
