@@ -41,14 +41,10 @@ describe('redact: every form a provider could echo a secret in', () => {
       const basic = Buffer.from(`${user}:${password}`).toString('base64');
       const text = `Authorization "Basic ${basic}" was refused`;
       const cleaned = redact(text, [password]);
-      expect(cleaned).toContain(SECRET_REMOVED);
-      expect(cleaned).toContain('was refused');
-      // What is left of the header no longer decodes to anything holding the password or most of it.
-      const left = cleaned
-        .replace(/^Authorization "Basic /, '')
-        .split(SECRET_REMOVED)
-        .join('');
-      expect(Buffer.from(left, 'base64').toString('latin1')).not.toContain(password.slice(0, 6));
+      const [before, after] = cleaned.replace(/^Authorization "Basic /, '').split(SECRET_REMOVED);
+      // What is left decodes to the user name (or less) and not one bit of the password; the padding went with it.
+      expect(`${user}:`.startsWith(Buffer.from(before!, 'base64').toString('latin1'))).toBe(true);
+      expect(after).toBe('" was refused');
     }
     const urlSafe = Buffer.from(`x${SECRET}`).toString('base64url');
     expect(redact(`token ${urlSafe}`, [SECRET])).toContain(SECRET_REMOVED);

@@ -40,8 +40,8 @@ function base64Stretches(secret: string): string[] {
  * a form body, either case of hex digits) and base64 (as in a Basic header, also URL-safe). Longest first, so a
  * longer form is removed whole before a shorter one inside it.
  */
-export function secretForms(secrets: readonly (string | null | undefined)[]): string[] {
-  const forms = new Set<string>();
+export function secretForms(secrets: readonly (string | null | undefined)[]): { form: string; base64: boolean }[] {
+  const forms = new Map<string, boolean>();
   for (const secret of checked(secrets)) {
     const url = encodeURIComponent(secret);
     for (const form of [
@@ -50,12 +50,14 @@ export function secretForms(secrets: readonly (string | null | undefined)[]): st
       url,
       url.replace(/%20/g, '+'),
       url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-      ...base64Stretches(secret),
     ])
-      forms.add(form);
+      forms.set(form, false);
+    for (const form of base64Stretches(secret)) if (!forms.has(form)) forms.set(form, true);
   }
-  return [...forms].sort((a, b) => b.length - a.length);
+  return [...forms].map(([form, base64]) => ({ form, base64 })).sort((a, b) => b.form.length - a.form.length);
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 /**
  * True when `text` (typically a JSON serialization) contains a secret value as it is or JSON-escaped. Cheap
@@ -67,7 +69,14 @@ export function containsSecret(text: string, secrets: readonly string[]): boolea
 
 /** Replaces every occurrence of a secret, in any of its {@link secretForms}, with {@link SECRET_REMOVED}. */
 export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  return secretForms(secrets).reduce((t, form) => (t.includes(form) ? t.split(form).join(SECRET_REMOVED) : t), text);
+  return secretForms(secrets).reduce((t, { form, base64 }) => {
+    if (!t.includes(form)) return t;
+    if (!base64) return t.split(form).join(SECRET_REMOVED);
+    // The base64 characters on either side carry a few bits of the secret too (and of its neighbours): they go
+    // with it, and so does the padding.
+    const around = new RegExp(`[A-Za-z0-9+/_-]?${escapeRegExp(form)}[A-Za-z0-9+/_-]?=*`, 'g');
+    return t.replace(around, SECRET_REMOVED);
+  }, text);
 }
 
 /** A copy of plain data (an AppError, a provider answer) with every string in it {@link redact}ed. */
