@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost } from '../../src/main/hosts/web/webHost';
 import { clientAddress } from '../../src/main/push/listenerGuard';
-import { GUARD_COMPONENT } from '../../src/main/push/receiver';
+import { GUARD_COMPONENT, startPushReceiver } from '../../src/main/push/receiver';
 import { downSpansOf } from '../../src/main/push/uptime';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { createFakeTunnelProvider } from '../support/fakeTunnel';
+import { eventually } from '../support/eventually';
 import { fixtureText } from '../support/fixtures';
 import { PUSH_USER, startPushTarget } from '../support/pushTarget';
 
@@ -91,7 +92,7 @@ describe('a flood through the tunnel never keeps a real push out', () => {
     expect((await call('push.status')).downtime.filter((d) => d.component === GUARD_COMPONENT)).toEqual([
       { component: GUARD_COMPONENT, from: expect.any(Number), to: null, reason: 'refusing failed logins (flood)' },
     ]);
-  });
+  }, 90_000); // 620 requests through a forwarder on a shared machine
 });
 
 describe('only failed logins are throttled, per client', () => {
@@ -159,6 +160,36 @@ describe('only failed logins are throttled, per client', () => {
       { component: GUARD_COMPONENT, from: 1_000_000, to: 1_060_000, reason: 'refusing failed logins (flood)' },
     ]);
     expect(t.count('messages')).toBe(1);
+  });
+
+  it('a refusal period ends with its window even when no request comes; one left open by a crash is closed', async () => {
+    const t = await startPushTarget({ limits: { failedPerClient: 1, windowMs: 200 } });
+    cleanup.push(() => t.stop());
+    await t.post(message('x'), wrong(1));
+    expect((await t.post(message('x'), wrong(2))).status).toBe(429);
+    const spans = await eventually(
+      async () => downSpansOf(t.database, GUARD_COMPONENT),
+      (s) => s.length === 1 && s[0]!.to !== null,
+    );
+    expect(spans).toEqual([
+      {
+        component: GUARD_COMPONENT,
+        from: expect.any(Number),
+        to: expect.any(Number),
+        reason: 'refusing failed logins from 127.0.0.1',
+      },
+    ]);
+
+    // A run that died while refusing leaves an open 'down'; the next start closes it.
+    t.database.db
+      .prepare(
+        "INSERT INTO uptime_log (component, state, at, detail) VALUES (?, 'down', 5, 'refusing failed logins (flood)')",
+      )
+      .run(GUARD_COMPONENT);
+    await t.receiver.close();
+    const again = await startPushReceiver({ database: t.database, port: 0, credentials: () => [] });
+    cleanup.push(() => again.close());
+    expect(downSpansOf(t.database, GUARD_COMPONENT).every((s) => s.to !== null)).toBe(true);
   });
 
   it('an unknown path needs credentials too, and a guessed public address counts as a failed attempt', async () => {

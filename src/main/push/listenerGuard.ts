@@ -93,6 +93,17 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
     timer = null;
     log.end();
   };
+  // The period ends with the window, also when no request comes to notice it.
+  const schedule = () => {
+    timer ??= setTimeout(
+      () => {
+        timer = null;
+        roll();
+        if (log.active()) schedule();
+      },
+      Math.max(1, windowStart + limits.windowMs - now()),
+    ).unref();
+  };
   const refusing = (refusal: Refusal, client: string) => {
     if (refusal === 'flood') flooded = true;
     else refusedClients.add(client);
@@ -104,8 +115,7 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
           ? `refusing failed logins from ${first}`
           : `refusing failed logins from ${refusedClients.size} addresses`,
     );
-    // The period ends with the window, also when no request comes to notice it.
-    timer ??= setTimeout(roll, windowStart + limits.windowMs - now()).unref();
+    schedule();
   };
 
   return {
