@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConfSettingsStore } from '../../src/main/config/settingsStore';
 import {
-  CLOSED_HINT,
+  closedHint,
   createClosedHint,
   createQuitFlow,
   QUIT_WARNING,
@@ -121,13 +121,26 @@ describe('closing the window', () => {
   it('says once, the first time, that Innkeeper keeps receiving in the tray', () => {
     const store = settings();
     const shown: { title: string; body: string }[] = [];
-    const windowClosed = createClosedHint({ settings: store, notify: (m) => void shown.push(m) });
+    const windowClosed = createClosedHint({
+      settings: store,
+      startsAtLogin: () => true,
+      notify: (m) => void shown.push(m),
+    });
     windowClosed();
     windowClosed();
-    expect(shown).toEqual([CLOSED_HINT]);
-    expect(CLOSED_HINT.body).toContain('Quit Innkeeper in the tray');
+    expect(shown).toEqual([closedHint(true)]);
+    expect(shown[0]!.title).toBe('Innkeeper is still receiving');
+    expect(shown[0]!.body).toContain('starts again when you log in');
+    expect(shown[0]!.body).toContain('Quit Innkeeper in the tray');
     // Not again after a restart either.
-    createClosedHint({ settings: store, notify: (m) => void shown.push(m) })();
+    createClosedHint({ settings: store, startsAtLogin: () => true, notify: (m) => void shown.push(m) })();
     expect(shown).toHaveLength(1);
+  });
+
+  it('says it starts at login only when it does', () => {
+    const shown: { title: string; body: string }[] = [];
+    createClosedHint({ settings: settings(), startsAtLogin: () => false, notify: (m) => void shown.push(m) })();
+    expect(shown[0]!.body).not.toContain('log in');
+    expect(shown[0]!.body).toContain('keeps running in the tray');
   });
 });

@@ -154,6 +154,7 @@ async function start(): Promise<void> {
   });
   windowClosed = createClosedHint({
     settings,
+    startsAtLogin: () => startAtLogin.state().on,
     notify: (message) => showNativeNotification({ ...message, onClick: () => showWindow() }),
   });
   // Started by the OS at login: it stays in the tray, receiving, until the owner opens the window.

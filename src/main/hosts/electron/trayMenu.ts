@@ -68,19 +68,26 @@ export function createQuitFlow(options: {
 }
 
 export const CLOSED_HINT_KEY = 'desktop.closedToTrayHintShown';
-export const CLOSED_HINT = {
-  title: 'Innkeeper is still receiving',
-  body: 'It keeps running in the tray so guests’ messages arrive. To quit, choose Quit Innkeeper in the tray icon’s menu.',
-};
+/** What the first close says; whether the app also starts at login is said only when it does. */
+export function closedHint(startsAtLogin: boolean): { title: string; body: string } {
+  return {
+    title: 'Innkeeper is still receiving',
+    body:
+      'It keeps running in the tray so guests’ messages arrive' +
+      (startsAtLogin ? ', and starts again when you log in. ' : '. ') +
+      'To quit, choose Quit Innkeeper in the tray icon’s menu.',
+  };
+}
 
 /** The first time the owner closes the window, a notification says the app still runs (once, ever). */
 export function createClosedHint(options: {
   settings: SettingsStore;
+  startsAtLogin(): boolean;
   notify(message: { title: string; body: string }): void;
 }) {
   return function windowClosed(): void {
     if (options.settings.get<boolean>(CLOSED_HINT_KEY) === true) return;
     options.settings.set(CLOSED_HINT_KEY, true);
-    options.notify(CLOSED_HINT);
+    options.notify(closedHint(options.startsAtLogin()));
   };
 }
