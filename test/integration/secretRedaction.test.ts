@@ -60,7 +60,7 @@ beforeAll(async () => {
   await call('rates.saveSetup', {
     hotelId: HOTEL,
     name: 'Echo House',
-    channels: ['19'],
+    channels: ['19', '244'],
     rooms: [{ id: 'DBL', rates: [{ id: 'BAR' }] }],
   });
 });
@@ -152,6 +152,19 @@ describe('secrets a provider echoes are never returned or stored', () => {
     };
     expect(row.error).toContain('Payment refused for this partner');
     expect(leaked(row.error)).toEqual([]);
+  });
+
+  it('an answer that succeeds with an echo inside (an Airbnb account’s message): shown and stored without it', async () => {
+    const view = await call('notices.checkNow', { hotelId: HOTEL });
+    const account = view.accounts.find((a) => a.hotelId === HOTEL && a.accountId === 'ACC-1');
+    expect(account?.message).toContain('Account needs attention');
+    expect(account?.message).toContain(`basic=Basic cGFydG5lcj${SECRET_REMOVED}`);
+    expect(account?.message).toContain(`Authorization=${SECRET_REMOVED}`);
+    expect(leaked(JSON.stringify(view))).toEqual([]);
+    const row = ctx.core.db.db.prepare(`SELECT message FROM notice_accounts WHERE account_id = 'ACC-1'`).get() as {
+      message: string;
+    };
+    expect(leaked(row.message)).toEqual([]);
   });
 
   it('behind the client, what is written into the database loses the saved secrets whoever wrote it', () => {

@@ -21,8 +21,8 @@ function credentialsOf(req: IncomingMessage, body: string, lastSecret: string): 
 /**
  * A small stand-in for Su on loopback whose refusals quote back what it was sent (the secret, the key, the
  * Authorization header): the careless provider the app must not trust with its secrets. It accepts the client
- * secret `goodSecret` for tokens and refuses rate pushes and payment links, echoing; everything else it answers
- * with success. Its main API lives under /SUAPI and its payment host under /PAY.
+ * secret `goodSecret` for tokens and refuses rate pushes and payment links, echoing; it answers notifications
+ * with an account failure that echoes too; everything else it answers with success. Its main API lives under /SUAPI and its payment host under /PAY.
  */
 export async function startEchoingSu(goodSecret: string) {
   const seen: { path: string; status: number }[] = [];
@@ -58,6 +58,11 @@ export async function startEchoingSu(goodSecret: string) {
           Success: false,
           Errors: [{ Code: '497', ShortText: `Rate plan not mapped for this account. Debug: ${echo}` }],
         });
+      // A call that succeeds with one account's failure inside it: the echo is in the answer, not an error.
+      if (path.endsWith('/jservice/notificationAB'))
+        return reply(200, [
+          { status: 'Fail', message: `Account needs attention. Debug: ${echo}`, data: { 'ACC-1': [] } },
+        ]);
       if (path.startsWith('/PAY/'))
         return reply(400, { Status: 'Fail', ErrorMessages: [`Payment refused for this partner. Debug: ${echo}`] });
       return reply(200, { Status: 'Success' });

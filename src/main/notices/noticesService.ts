@@ -2,7 +2,7 @@ import { createPoller } from '../lib/poller';
 import type { Notice, NoticeAccount, NoticeCheck, NoticesView } from '../../shared/notices';
 import { AppFailure, ErrorCode, errorText, type AppError } from '../../shared/result';
 import type { Database } from '../db/database';
-import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
+import { redact, redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
 import type { AccountNotifications } from '../provider/endpoints/notifications';
 
 /** How often each property is checked when all goes well, and the longest wait after failures. */
@@ -134,7 +134,8 @@ export function createNoticesService(deps: {
          ON CONFLICT (provider, hotel_id, account_id) DO UPDATE SET ok = excluded.ok, message = excluded.message, checked_at = excluded.checked_at`,
       );
       for (const element of answer) {
-        account.run(of, hotelId, element.accountId, element.ok ? 1 : 0, element.ok ? null : element.message, at);
+        const message = element.ok || element.message === null ? null : redact(element.message, secretsOfDatabase(db));
+        account.run(of, hotelId, element.accountId, element.ok ? 1 : 0, message, at);
         for (const n of element.notifications) {
           if (!n.id) continue;
           const row = insert.get(of, hotelId, element.accountId, n.id, n.type, n.title, n.subtitle, n.actionUrl, at) as

@@ -2,7 +2,7 @@ import type { AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { validationError } from '../../shared/validation';
-import { redactFailure } from '../gateway/secretLeaks';
+import { redactDeep, redactFailure } from '../gateway/secretLeaks';
 import { parseBody, providerError, type RawResponse } from './envelope';
 import { send } from './http';
 import type { TokenManager } from './tokenManager';
@@ -113,13 +113,14 @@ export async function callEndpoint<S extends z.ZodType, R>(
   endpoint: Endpoint<S, R>,
   input: z.input<S>,
 ): Promise<R> {
-  // SECURITY: a provider may echo what it was sent (a key, a Basic header, the token) in its complaint; the error
-  // leaves here without any secret of the profile or any credential this call sent.
+  // SECURITY: a provider may echo what it was sent (a key, a Basic header, the token) in its complaint or its
+  // answer (a per-account message); neither leaves here with any secret of the profile or credential this call sent.
   const sent: string[] = [];
+  const secrets = () => [...credentialSecrets(ctx.credentials), ...sent];
   try {
-    return await callOnce(ctx, endpoint, input, sent);
+    return redactDeep(await callOnce(ctx, endpoint, input, sent), secrets());
   } catch (error) {
-    throw redactFailure(error, [...credentialSecrets(ctx.credentials), ...sent]);
+    throw redactFailure(error, secrets());
   }
 }
 
