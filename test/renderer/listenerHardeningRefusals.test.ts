@@ -39,7 +39,7 @@ describe('refused failed logins on the push status', () => {
       },
     });
     const refusals = wrapper.get('[data-testid="push-refusals"]').text();
-    expect(refusals).toContain('Refusing failed logins (flood): 23 Nov 2026, 10:02 – 10:03');
+    expect(refusals).toContain('Refused failed logins (flood): 23 Nov 2026, 10:02 – 10:03');
     expect(refusals).toContain('Pushes with your user name and password were accepted all along');
     const gaps = wrapper.get('[data-testid="push-downtime"]').text();
     expect(gaps).toContain('08:00');
@@ -56,8 +56,8 @@ describe('refused failed logins on the push status', () => {
     ]);
     expect(periods.map((p) => `${p.what}: ${p.when}`)).toEqual([
       'Refusing failed logins (flood): since 23 Nov 2026, 10:02 (still going on)',
-      'Refusing failed logins from 203.0.113.5: 23 Nov 2026, 09:00 – 09:01',
-      'Refusing failed logins (flood): 22 Nov 2026, 23:59 – 23 Nov 2026, 00:01',
+      'Refused failed logins from 203.0.113.5: 23 Nov 2026, 09:00 – 09:01',
+      'Refused failed logins (flood): 22 Nov 2026, 23:59 – 23 Nov 2026, 00:01',
     ]);
   });
 

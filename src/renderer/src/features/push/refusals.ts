@@ -5,7 +5,7 @@ export const GUARD_COMPONENT = 'guard';
 
 export interface RefusalPeriod {
   key: number;
-  /** "Refusing failed logins (flood)" */
+  /** "Refused failed logins (flood)"; "Refusing …" while it goes on */
   what: string;
   /** "23 Nov 2026, 10:02 – 10:03", or "since 23 Nov 2026, 10:02 (still going on)" */
   when: string;
@@ -26,9 +26,11 @@ export function refusalPeriods(downtime: PushStatus['downtime'], limit = 3): Ref
     .reverse()
     .map((d) => {
       const reason = d.reason ?? 'refusing failed logins';
+      // The log says what was going on ('refusing …'); a period that is over reads in the past tense.
+      const said = d.to === null ? reason : reason.replace(/^refusing\b/, 'refused');
       return {
         key: d.from,
-        what: reason.charAt(0).toUpperCase() + reason.slice(1),
+        what: said.charAt(0).toUpperCase() + said.slice(1),
         when:
           d.to === null
             ? `since ${dateTime(d.from)} (still going on)`
