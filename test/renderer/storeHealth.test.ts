@@ -116,7 +116,15 @@ describe('the banner on every screen', () => {
     expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
     core.emit(
       'push.changed',
-      statusWith(store({ problem: { kind: 'cannot-write', since: SINCE, reason: 'the disk is full' } })),
+      statusWith(
+        store({
+          problem: {
+            kind: 'cannot-write',
+            since: SINCE,
+            reason: 'the disk is full (SQLite: database or disk is full)',
+          },
+        }),
+      ),
     );
     await settle();
     expect(wrapper.get('[data-testid="store-banner"]').text()).toContain(

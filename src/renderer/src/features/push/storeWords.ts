@@ -4,18 +4,22 @@ import { formatDateTime, plural } from '@renderer/lib/format';
 /** What Su does with a push that is not acknowledged, in the owner's words. */
 export const SU_RETRIES = 'Su keeps each message and sends it again, up to three times, then gives up on it.';
 
-/** The one line for every screen: what is wrong with storing messages, since when. */
-export function storeHeadline(problem: StoreProblem): string {
+/**
+ * The one line: what is wrong with storing messages, since when. `short` (the banner on every screen) leaves out
+ * SQLite's own words, which the Connection screen shows.
+ */
+export function storeHeadline(problem: StoreProblem, short = false): string {
+  const reason = short ? problem.reason.replace(/\s*\(SQLite:.*\)$/, '') : problem.reason;
   return problem.kind === 'damaged'
     ? `Innkeeper is not accepting new messages since ${formatDateTime(problem.since)}: its data file is damaged.`
-    : `Innkeeper cannot store new messages and reviews since ${formatDateTime(problem.since)}: ${problem.reason}.`;
+    : `Innkeeper cannot store new messages and reviews since ${formatDateTime(problem.since)}: ${reason}.`;
 }
 
 /** What happened and what to do, under the headline on the Connection screen. */
 export function storeAdvice(problem: StoreProblem): string[] {
   if (problem.kind === 'damaged') {
     return [
-      `It found the damage when checking the file (${problem.reason}).` +
+      `Innkeeper checks the file each time it starts and every few hours, and this check found damage. Details: ${problem.reason}.` +
         (problem.lastGoodCheck
           ? ` The last check that found it sound was at ${formatDateTime(problem.lastGoodCheck)}.`
           : ''),

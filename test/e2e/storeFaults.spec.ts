@@ -1,0 +1,90 @@
+import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { expect, startApp, stopApp, test } from './app';
+
+const shots = 'test-results/screenshots';
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+/** Garbage over one index's pages of the closed file (page 1 intact), as a failing disk leaves it. */
+function damage(dbPath: string): void {
+  const reader = new DatabaseSync(dbPath, { readOnly: true });
+  const { page_size } = reader.prepare('PRAGMA page_size').get() as { page_size: number };
+  const { rootpage } = reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'messages_by_thread'").get() as {
+    rootpage: number;
+  };
+  reader.close();
+  const fd = openSync(dbPath, 'r+');
+  writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
+  closeSync(fd);
+}
+
+test('browser mode keeps the data folder owner-only: 0700, the database, -wal, -shm and backups 0600', async ({
+  app,
+}) => {
+  const db = join(app.dataDir, 'innkeeper.db');
+  expect(mode(app.dataDir)).toBe(0o700);
+  for (const file of [db, `${db}-wal`, `${db}-shm`]) {
+    expect(existsSync(file), file).toBe(true);
+    expect(mode(file), file).toBe(0o600);
+  }
+  const backups = join(app.dataDir, 'backups');
+  expect(mode(backups)).toBe(0o700);
+  const files = readdirSync(backups);
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) expect(mode(join(backups, file)), file).toBe(0o600);
+  for (const file of readdirSync(app.dataDir).filter((f) => statSync(join(app.dataDir, f)).isFile())) {
+    expect(mode(join(app.dataDir, file)), file).toBe(0o600);
+  }
+});
+
+test('a damaged data file: said on every screen, pushes refused, a backup restored at the next start', async ({
+  page,
+  app,
+}) => {
+  test.setTimeout(90_000);
+  const dataDir = app.dataDir;
+  await stopApp(app, false);
+  damage(join(dataDir, 'innkeeper.db'));
+
+  const damaged = await startApp({}, dataDir);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(damaged.url);
+    const banner = page.getByTestId('store-banner');
+    await expect(banner).toContainText('Innkeeper is not accepting new messages since');
+    await expect(banner).toContainText('its data file is damaged');
+    await page.screenshot({ path: `${shots}/C-store-banner-1280.png`, animations: 'disabled' });
+
+    await banner.getByRole('link', { name: 'What to do' }).click();
+    const problem = page.getByTestId('store-problem');
+    await expect(problem).toContainText('The last check that found it sound was at');
+    // "What to do" shows this part of the Connection screen, not the screen's top.
+    await expect(problem).toBeInViewport();
+    await page.screenshot({ path: `${shots}/C-store-damaged-1280.png`, animations: 'disabled' });
+
+    await page.setViewportSize({ width: 1024, height: 680 });
+    const restore = page.getByRole('button', { name: /Restore the backup of/ }).first();
+    await restore.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/C-store-damaged-1024.png`, animations: 'disabled' });
+    await restore.click();
+    const pending = page.getByTestId('store-restore-pending');
+    await expect(pending).toContainText('will be restored the next time Innkeeper starts');
+    await pending.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/C-store-restore-pending-1024.png`, animations: 'disabled' });
+  } finally {
+    await stopApp(damaged, false);
+  }
+
+  const restored = await startApp({}, dataDir);
+  try {
+    await page.goto(`${restored.url}#/connection`);
+    await expect(page.getByTestId('store-last-restore')).toContainText('Innkeeper restored the backup of');
+    await expect(page.getByTestId('store-banner')).toHaveCount(0);
+    await expect(page.getByTestId('push-listening')).not.toContainText('but not storing');
+    await page.getByTestId('store-last-restore').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/C-store-restored-1024.png`, animations: 'disabled' });
+  } finally {
+    await stopApp(restored);
+  }
+});
