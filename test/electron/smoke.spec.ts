@@ -32,6 +32,19 @@ test('the desktop app opens a secure window that reaches the core through the pr
         Object.values((globalThis as unknown as { innkeeper: object }).innkeeper).every((v) => typeof v === 'function'),
       ),
     ).toBe(true);
+    // The guard on every web contents: no new window, no navigation away, no camera or microphone.
+    // (Page code as strings: the Node type check has no DOM types.)
+    expect(await window.evaluate("window.open('http://example.com/') === null")).toBe(true);
+    expect(app.windows()).toHaveLength(1);
+    const appUrl = window.url();
+    await window.evaluate("void (location.href = 'http://example.com/')");
+    await expect(window.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+    expect(new URL(window.url()).protocol).toBe(new URL(appUrl).protocol);
+    expect(
+      await window.evaluate(
+        "navigator.mediaDevices.getUserMedia({ video: true }).then(() => 'granted', (error) => error.name)",
+      ),
+    ).not.toBe('granted'); // denied (NotAllowedError), or NotFoundError on a machine without a camera
     await window
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: /Connection/ })
