@@ -67,9 +67,10 @@ export function containsSecret(text: string, secrets: readonly string[]): boolea
   return checked(secrets).some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
 }
 
-/** Replaces every occurrence of a secret, in any of its {@link secretForms}, with {@link SECRET_REMOVED}. */
-export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  return secretForms(secrets).reduce((t, { form, base64 }) => {
+type Forms = ReturnType<typeof secretForms>;
+
+const removeForms = (text: string, forms: Forms): string =>
+  forms.reduce((t, { form, base64 }) => {
     if (!t.includes(form)) return t;
     if (!base64) return t.split(form).join(SECRET_REMOVED);
     // The base64 characters on either side carry a few bits of the secret too (and of its neighbours): they go
@@ -77,18 +78,27 @@ export function redact(text: string, secrets: readonly (string | null | undefine
     const around = new RegExp(`[A-Za-z0-9+/_-]?${escapeRegExp(form)}[A-Za-z0-9+/_-]?=*`, 'g');
     return t.replace(around, SECRET_REMOVED);
   }, text);
+
+/** Replaces every occurrence of a secret, in any of its {@link secretForms}, with {@link SECRET_REMOVED}. */
+export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
+  return removeForms(text, secretForms(secrets));
+}
+
+function removeDeep<T>(value: T, forms: Forms): T {
+  if (typeof value === 'string') return removeForms(value, forms) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => removeDeep(v, forms)) as T;
+  const proto: unknown = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
+  // Plain objects only: anything else (a Date) is kept as it is, as JSON would write it.
+  if (proto === Object.prototype || proto === null) {
+    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, removeDeep(v, forms)])) as T;
+  }
+  return value;
 }
 
 /** A copy of plain data (an AppError, a provider answer) with every string in it {@link redact}ed. */
 export function redactDeep<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
-  if (typeof value === 'string') return redact(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, secrets)) as T;
-  const proto: unknown = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
-  // Plain objects only: anything else (a Date) is kept as it is, as JSON would write it.
-  if (proto === Object.prototype || proto === null) {
-    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, redactDeep(v, secrets)])) as T;
-  }
-  return value;
+  const forms = secretForms(secrets);
+  return forms.length ? removeDeep(value, forms) : value;
 }
 
 /** JSON text as it is about to be stored (an error column), with every string in it {@link redact}ed. */
