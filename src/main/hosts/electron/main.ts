@@ -53,7 +53,10 @@ const showWindow = (route?: string) => {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => showWindow());
+  // Starting Innkeeper again brings its window forward (but not the OS starting it at login a second time).
+  app.on('second-instance', (_event, argv) => {
+    if (!openedAtLogin(argv)) showWindow();
+  });
   app.whenReady().then(start, (error: unknown) => fatal(error));
 }
 
