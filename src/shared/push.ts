@@ -137,6 +137,8 @@ export interface StoreStatus {
     unreadable: string | null;
     /** Where the damaged file was kept. */
     keptAs: string;
+    /** Restored at start without the owner's choice: the data file could not be opened at all. */
+    automatic?: boolean;
   } | null;
   /** Periods in which pushes could not be stored (recorded once writing worked again). */
   downtime: { from: number; to: number | null }[];

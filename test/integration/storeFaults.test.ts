@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -117,6 +117,45 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     ]);
     expect((await push(fourth, message('9000000003', 'While damaged'))).status).toBe(200);
     expect(messageTexts(fourth.core.db)).toContain('While damaged');
+  });
+});
+
+describe('a data file too damaged to open', () => {
+  const wreck = (dbPath: string) => {
+    // Garbage over the schema on page 1 (the 100-byte header stays): SQLite cannot even read the table list.
+    const fd = openSync(dbPath, 'r+');
+    writeSync(fd, Buffer.alloc(3000, 0xa5), 0, 3000, 100);
+    closeSync(fd);
+  };
+
+  it('the newest backup is restored at once, the damaged file kept aside, and the owner told', async () => {
+    const first = await core();
+    const dataDir = first.dataDir;
+    expect((await push(first, message('9000000021', 'Kept by the backup'))).status).toBe(200);
+    await first.core.close();
+    const second = await core(dataDir);
+    await second.core.close();
+    wreck(join(dataDir, 'innkeeper.db'));
+
+    const third = await core(dataDir);
+    cleanups.push(() => third.stop());
+    const status = await third.call('push.status');
+    expect(status.store.problem).toBeNull();
+    expect(status.store.lastRestore).toMatchObject({ automatic: true, unreadable: expect.any(String) });
+    expect(messageTexts(third.core.db)).toEqual(['Kept by the backup']);
+    expect(readdirSync(join(dataDir, 'damaged')).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    expect((await push(third, message('9000000022', 'After the restore'))).status).toBe(200);
+  });
+
+  it('without a backup the file is left as it is and the error says what to do', () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    const path = join(dir.path, 'innkeeper.db');
+    openDatabase(path).close();
+    wreck(path);
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(/is damaged and cannot be opened .*no backup to restore/);
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
 

@@ -104,6 +104,12 @@ describe('the store on the Connection screen', () => {
       store: store({ lastRestore: { ...last, refiled: 0, unreadable: 'malformed' } }),
     });
     expect(lost.get('[data-testid="store-last-restore"]').text()).toContain('they are lost unless Su sent them again');
+    const automatic = mountWith(StoreHealth, {
+      store: store({ lastRestore: { ...last, automatic: true, refiled: 0, unreadable: 'malformed' } }),
+    });
+    expect(automatic.get('[data-testid="store-last-restore"]').text()).toContain(
+      `The data file was too damaged to open, so Innkeeper restored its newest backup, of ${formatDateTime(BACKUP)}`,
+    );
   });
 });
 

@@ -36,6 +36,8 @@ export interface RestoreOutcome {
   keptAs: string;
   /** When the damage was found, when it was. */
   damagedSince: number | null;
+  /** Restored without the owner's choice: the file could not be opened at all. */
+  automatic: boolean;
   /** Pushes received after the backup, read back from the damaged file; null when it could not be read. */
   salvaged: SalvagedPush[] | null;
   salvageError: string | null;
@@ -94,6 +96,7 @@ interface RestoreMarker {
   file: string;
   requestedAt: number;
   damagedSince: number | null;
+  automatic?: boolean;
   /** Set once the damaged file was moved aside (a restart in the middle carries on from there). */
   keptAs?: string;
 }
@@ -124,10 +127,16 @@ function writeMarker(dbPath: string, marker: RestoreMarker) {
 }
 
 /** The owner chose a backup: it is swapped in at the next start (after a check that it is sound). */
-export function requestRestore(dbPath: string, file: string, at: number, damagedSince: number | null): BackupInfo {
+export function requestRestore(
+  dbPath: string,
+  file: string,
+  at: number,
+  damagedSince: number | null,
+  automatic = false,
+): BackupInfo {
   const backup = listBackups(dbPath).find((b) => b.file === file);
   if (!backup) throw new Error(`There is no backup named ${file}.`);
-  writeMarker(dbPath, { file, requestedAt: at, damagedSince });
+  writeMarker(dbPath, { file, requestedAt: at, damagedSince, automatic });
   return backup;
 }
 
@@ -194,6 +203,7 @@ export function applyPendingRestore(dbPath: string, now: number): RestoreOutcome
     restoredAt: now,
     keptAs,
     damagedSince: marker.damagedSince,
+    automatic: marker.automatic === true,
     salvaged,
     salvageError,
   };

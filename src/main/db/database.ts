@@ -1,10 +1,10 @@
 import { DatabaseSync } from 'node:sqlite';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { applyPendingRestore, listBackups, type RestoreOutcome } from './backup';
+import { applyPendingRestore, listBackups, requestRestore, type RestoreOutcome } from './backup';
 import { MIGRATIONS, type Migration } from './migrations';
 import { createStoreHealth, type StoreHealth } from './storeHealth';
-import { quickCheck } from './storeFaults';
+import { quickCheck, storeFault } from './storeFaults';
 
 /** The app's SQLite database (node:sqlite), migrated and tuned. */
 export interface Database {
@@ -52,12 +52,27 @@ export function openDatabase(
 ): Database {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const restored = onDisk ? applyPendingRestore(path, now()) : null;
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
+  let restored = onDisk ? applyPendingRestore(path, now()) : null;
+  let db: DatabaseSync;
+  try {
+    db = connect(path);
+  } catch (error) {
+    const fault = storeFault(error);
+    if (!onDisk || !fault?.damaged) throw error;
+    // The file is too damaged to open at all: nothing in it can be shown or kept working, so the newest backup is
+    // swapped in now (the damaged file is kept aside, and what it still holds is read back). Without a backup the
+    // file is left untouched and the error says so.
+    const newest = listBackups(path)[0];
+    if (!newest) {
+      throw new Error(
+        `The data file ${path} is damaged and cannot be opened (${fault.reason}), and there is no backup to restore. Innkeeper did not change it; move it aside to start with an empty one.`,
+        { cause: error },
+      );
+    }
+    requestRestore(path, newest.file, now(), now(), true);
+    restored = applyPendingRestore(path, now());
+    db = connect(path);
+  }
   if (onDisk) makeDatabaseFilesOwnerOnly(path);
 
   const health = createStoreHealth(db, now);
@@ -95,6 +110,21 @@ export function openDatabase(
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   return { db, path, version, transaction, health, restored, close: () => db.close() };
+}
+
+/** A tuned connection; closed again when tuning fails (a damaged file), so that the file can be moved aside. */
+function connect(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  try {
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA busy_timeout = 5000');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 function migrate(

@@ -84,6 +84,7 @@ export function createStoreService(deps: {
       refiled,
       unreadable: restored.salvageError,
       keptAs: restored.keptAs,
+      automatic: restored.automatic,
     };
     settings.set(LAST_RESTORE_KEY, note);
   }

@@ -57,7 +57,9 @@ export function backupLine(backup: StoreBackup): { title: string; detail: string
 
 /** After a restore: what it did, honestly (lost only if they are). */
 export function restoreSummary(last: NonNullable<StoreStatus['lastRestore']>): string {
-  const head = `Innkeeper restored the backup of ${formatDateTime(last.takenAt)} on ${formatDateTime(last.restoredAt)}.`;
+  const head = last.automatic
+    ? `The data file was too damaged to open, so Innkeeper restored its newest backup, of ${formatDateTime(last.takenAt)}, on ${formatDateTime(last.restoredAt)}.`
+    : `Innkeeper restored the backup of ${formatDateTime(last.takenAt)} on ${formatDateTime(last.restoredAt)}.`;
   const pushes = last.unreadable
     ? ` Messages and reviews received after the backup could not be read from the damaged file (${last.unreadable}): they are lost unless Su sent them again; check each channel’s own inbox for that period.`
     : last.refiled > 0
