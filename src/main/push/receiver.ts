@@ -82,12 +82,13 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   const authenticated = new WeakSet<FastifyRequest>();
   const clientOf = (request: FastifyRequest) =>
     clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']);
-  const isPublic = (request: FastifyRequest) =>
-    (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
+  /** A route answered without credentials (a photo address), or a path that does not exist (answered 404). */
+  const isOpen = (request: FastifyRequest) =>
+    request.is404 || (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
 
-  // Authenticate first: valid credentials are served whatever else is going on. Every other route (also an unknown
-  // path) needs them; a failed login is counted, and answered 429 once its client or everyone together failed
-  // too often in the window.
+  // Authenticate first: valid credentials are served whatever else is going on. Every route that is not public
+  // needs them; a failed login is counted, and answered 429 once its client or everyone together failed too often
+  // in the window.
   app.addHook('onRequest', async (request, reply) => {
     const matched = basicAuthMatches(request.headers.authorization, options.credentials());
     if (matched) {
@@ -96,7 +97,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
       return;
     }
     const client = clientOf(request);
-    if (isPublic(request)) {
+    if (isOpen(request)) {
       if (!failedLogins.clientRefused(client)) return;
       return reply
         .code(429)
@@ -114,7 +115,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
       .send({ status: 'Fail', message: 'Unauthorized' });
   });
-  // A public address that does not exist (someone guessing photo addresses) counts as a failed attempt.
+  // An address that does not exist (someone guessing photo addresses or paths) counts as a failed attempt.
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode === 404 && !authenticated.has(request)) failedLogins.failed(clientOf(request));
   });
