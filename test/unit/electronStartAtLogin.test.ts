@@ -5,14 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConfSettingsStore } from '../../src/main/config/settingsStore';
 import {
   createStartAtLogin,
-  electronLoginItems,
-  HIDDEN_ARG,
   isRealAccount,
-  linuxAutostart,
-  openedAtLogin,
   START_AT_LOGIN_KEY,
   type LoginItems,
-} from '../../src/main/hosts/electron/startAtLogin';
+} from '../../src/main/desktop/startAtLogin';
+import {
+  electronLoginItems,
+  HIDDEN_ARG,
+  linuxAutostart,
+  openedAtLogin,
+} from '../../src/main/hosts/electron/loginItems';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -46,13 +48,13 @@ function setup(real: boolean) {
 describe('"Start Innkeeper when I log in"', () => {
   it('is off on the demo and turns on by itself once a real account is connected', () => {
     const { state, items, startAtLogin } = setup(false);
-    expect(startAtLogin.apply()).toBe(false);
+    expect(startAtLogin.apply().on).toBe(false);
     expect(items.changes).toEqual([]);
-    expect(startAtLogin.state()).toEqual({ on: false, chosenByOwner: false });
+    expect(startAtLogin.state()).toEqual({ available: true, on: false, chosenByOwner: false, realAccount: false });
     state.real = true; // the owner saved their sandbox or production account
-    expect(startAtLogin.apply()).toBe(true);
+    expect(startAtLogin.apply().on).toBe(true);
     expect(items.changes).toEqual([true]);
-    expect(startAtLogin.state()).toEqual({ on: true, chosenByOwner: false });
+    expect(startAtLogin.state()).toEqual({ available: true, on: true, chosenByOwner: false, realAccount: true });
     startAtLogin.apply();
     expect(items.changes).toEqual([true]); // nothing to change: the OS is not asked again
   });
@@ -60,24 +62,36 @@ describe('"Start Innkeeper when I log in"', () => {
   it('the owner’s choice wins over the default, and is kept across restarts', () => {
     const { dataDir, state, items, startAtLogin } = setup(true);
     startAtLogin.apply();
-    expect(startAtLogin.choose(false)).toBe(false);
+    expect(startAtLogin.choose(false).on).toBe(false);
     expect(items.changes).toEqual([true, false]);
-    expect(startAtLogin.state()).toEqual({ on: false, chosenByOwner: true });
+    expect(startAtLogin.state()).toMatchObject({ on: false, chosenByOwner: true, realAccount: true });
     // Saving credentials again (connection.changed) does not turn it back on.
     state.real = true;
-    expect(startAtLogin.apply()).toBe(false);
+    expect(startAtLogin.apply().on).toBe(false);
     // The next start reads the choice from the settings file.
     const again = createStartAtLogin({
       settings: createConfSettingsStore(dataDir),
       items: fakeItems(false),
       realAccount: () => true,
     });
-    expect(again.state()).toEqual({ on: false, chosenByOwner: true });
+    expect(again.state()).toMatchObject({ on: false, chosenByOwner: true });
     // An owner who turns it on while on the demo gets it on.
     const onDemo = setup(false);
-    expect(onDemo.startAtLogin.choose(true)).toBe(true);
+    expect(onDemo.startAtLogin.choose(true).on).toBe(true);
     expect(onDemo.items.changes).toEqual([true]);
     expect(onDemo.settings.get(START_AT_LOGIN_KEY)).toBe(true);
+  });
+
+  it('where the app cannot register (browser mode, a dev run), the choice is kept for the desktop app', () => {
+    const dataDir = tempDir();
+    const browser = createStartAtLogin({ settings: createConfSettingsStore(dataDir), realAccount: () => true });
+    expect(browser.state()).toEqual({ available: false, on: true, chosenByOwner: false, realAccount: true });
+    expect(browser.choose(false)).toEqual({ available: false, on: false, chosenByOwner: true, realAccount: true });
+    // The desktop app, started on the same data folder, applies it.
+    const items = fakeItems(true);
+    const desktop = createStartAtLogin({ settings: createConfSettingsStore(dataDir), items, realAccount: () => true });
+    expect(desktop.apply()).toMatchObject({ available: true, on: false });
+    expect(items.changes).toEqual([false]);
   });
 
   it('a real account is a saved sandbox or production one, never the demo (not even a forced one)', () => {

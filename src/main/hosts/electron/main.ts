@@ -11,14 +11,8 @@ import { startCoreWithDemo } from '../../demo/startCore';
 import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
-import {
-  createStartAtLogin,
-  electronLoginItems,
-  isRealAccount,
-  linuxAutostart,
-  openedAtLogin,
-  unregisteredLoginItems,
-} from './startAtLogin';
+import { createStartAtLogin, isRealAccount } from '../../desktop/startAtLogin';
+import { electronLoginItems, linuxAutostart, openedAtLogin } from './loginItems';
 import { createTray, showNativeNotification } from './tray';
 import { createClosedHint, createQuitFlow } from './trayMenu';
 import { createMainWindow, rendererUrl } from './window';
@@ -121,7 +115,7 @@ async function start(): Promise<void> {
   const startAtLogin = createStartAtLogin({
     settings,
     items: !app.isPackaged
-      ? unregisteredLoginItems()
+      ? undefined
       : process.platform === 'linux'
         ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
         : electronLoginItems(app, process.platform),
