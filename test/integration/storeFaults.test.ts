@@ -1,8 +1,18 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyPendingRestore, requestRestore, takeBackup } from '../../src/main/db/backup';
 import { openDatabase, type Database } from '../../src/main/db/database';
 import { quickCheck } from '../../src/main/db/storeFaults';
 import { ingestPush } from '../../src/main/push/ingest';
@@ -117,6 +127,36 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     ]);
     expect((await push(fourth, message('9000000003', 'While damaged'))).status).toBe(200);
     expect(messageTexts(fourth.core.db)).toContain('While damaged');
+  });
+});
+
+describe('restoring is safe to repeat after a crash', () => {
+  it('a start that dies after the swap does not move the restored file aside at the next start', () => {
+    const dir = tempDir();
+    cleanups.push(() => dir.remove());
+    const path = join(dir.path, 'innkeeper.db');
+    const database = openDatabase(path);
+    database.db
+      .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (1, 'in the backup', 'stored')")
+      .run();
+    const backup = takeBackup(database.db, path, Date.now());
+    database.db
+      .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (?, 'later', 'stored')")
+      .run(Date.now() + 1);
+    database.close();
+    requestRestore(path, backup.file, Date.now(), null);
+    const outcome = applyPendingRestore(path, Date.now())!;
+    const damagedCopy = readFileSync(outcome.keptAs);
+    // As if the process died before the marker was removed: the marker says the backup is already in place.
+    writeFileSync(
+      join(dir.path, 'restore.json'),
+      JSON.stringify({ file: backup.file, requestedAt: 1, damagedSince: null, keptAs: outcome.keptAs, swapped: true }),
+    );
+    const again = applyPendingRestore(path, Date.now())!;
+    expect(again.keptAs).toBe(outcome.keptAs);
+    expect(readFileSync(outcome.keptAs).equals(damagedCopy)).toBe(true);
+    expect(again.salvaged?.map((p) => p.body)).toEqual(['later']);
+    expect(existsSync(join(dir.path, 'restore.json'))).toBe(false);
   });
 });
 
@@ -256,8 +296,16 @@ describe('start-up on a store that cannot be written', () => {
     await t.core.push.start();
     const status = t.core.push.status();
     expect(status).toMatchObject({ listening: false, localUrl: null, error: expect.stringMatching(/read-only/) });
+    expect(status.store.problem).toMatchObject({ kind: 'cannot-write', reason: expect.stringMatching(/read-only/) });
     await expect(fetch(before.localUrl!, { method: 'POST', body: '{}' })).rejects.toThrow();
+    // Writable again: the next try starts the listener, and the period is recorded.
     t.core.db.db.exec('PRAGMA query_only = OFF');
+    await t.core.push.start();
+    const after = t.core.push.status();
+    expect(after).toMatchObject({ listening: true, error: null });
+    expect(after.store.problem).toBeNull();
+    expect(after.store.downtime).toEqual([{ from: status.store.problem!.since, to: expect.any(Number) }]);
+    expect((await push(t, message('9000000031', 'Writable again'))).status).toBe(200);
   });
 });
 

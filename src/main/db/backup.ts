@@ -99,6 +99,8 @@ interface RestoreMarker {
   automatic?: boolean;
   /** Set once the damaged file was moved aside (a restart in the middle carries on from there). */
   keptAs?: string;
+  /** Set once the backup is in place: a restart in the middle must not move the restored file aside. */
+  swapped?: boolean;
 }
 
 /** The backup the owner chose to restore at the next start, if any. */
@@ -173,13 +175,16 @@ export function applyPendingRestore(dbPath: string, now: number): RestoreOutcome
     keptAs = join(asideDir, `${basename(dbPath, '.db')}-${now}.db`);
     writeMarker(dbPath, { ...marker, keptAs });
   }
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (existsSync(dbPath + suffix)) renameSync(dbPath + suffix, keptAs + suffix);
-    chmodIfThere(keptAs + suffix, OWNER_ONLY);
+  if (!marker.swapped) {
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(dbPath + suffix)) renameSync(dbPath + suffix, keptAs + suffix);
+      chmodIfThere(keptAs + suffix, OWNER_ONLY);
+    }
+    copyFileSync(backupPath, `${dbPath}.restoring`);
+    chmodSync(`${dbPath}.restoring`, OWNER_ONLY);
+    renameSync(`${dbPath}.restoring`, dbPath);
+    writeMarker(dbPath, { ...marker, keptAs, swapped: true });
   }
-  copyFileSync(backupPath, `${dbPath}.restoring`);
-  chmodSync(`${dbPath}.restoring`, OWNER_ONLY);
-  renameSync(`${dbPath}.restoring`, dbPath);
 
   let salvaged: SalvagedPush[] | null = null;
   let salvageError: string | null = null;

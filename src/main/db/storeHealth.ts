@@ -40,6 +40,11 @@ export function createStoreHealth(db: DatabaseSync, now: () => number = Date.now
         this.markDamaged(fault.reason, null, at);
         return fault;
       }
+      this.cannotWrite(fault, at);
+      return fault;
+    },
+    /** Writes fail for this reason (a write that failed, or a probe at start). */
+    cannotWrite(fault: StoreFault, at = now()): void {
       if (!failing) {
         failing = { kind: 'cannot-write', since: at, reason: fault.reason };
         changed();
@@ -47,7 +52,6 @@ export function createStoreHealth(db: DatabaseSync, now: () => number = Date.now
         failing = { ...failing, reason: fault.reason };
         changed();
       }
-      return fault;
     },
     /** A write succeeded: a failure period ends, and is recorded as downtime now that it can be written. */
     writeSucceeded(at = now()): void {

@@ -13,6 +13,8 @@ import { createTunnelService } from './tunnelService';
 import { createUptimeLog, downSpansOf } from './uptime';
 
 export const DEFAULT_PUSH_PORT = 8787;
+/** How often a data file that could not be written at start is tried again. */
+export const UNWRITABLE_RETRY_MS = 60_000;
 const PASSWORD_KEY = 'push.password';
 const TUNNEL_TOKEN_KEY = 'push.tunnelToken';
 
@@ -56,6 +58,9 @@ export function createPushService(deps: PushServiceDeps) {
     now: deps.now,
   });
   const store = createStoreService({ database: deps.database, settings, now: deps.now });
+  /** While the data file cannot be written at start: the next try. */
+  let retry: NodeJS.Timeout | null = null;
+  let unwritableAtStart = false;
   const tunnelEnabled = () => settings.get<boolean>('push.tunnel.enabled') ?? false;
   const tunnelDomain = () => settings.get<string>('push.tunnel.domain') ?? '';
 
@@ -72,13 +77,20 @@ export function createPushService(deps: PushServiceDeps) {
 
   async function start(): Promise<void> {
     store.start();
-    // A file that cannot be written (read-only, full disk at start) would fail every push: the listener stays off
-    // and says why, rather than answer on its port while the screen says it is not listening. A DAMAGED file is
-    // different: the listener runs and answers 503, so that Su keeps the pushes and reposts them.
+    if (retry) clearTimeout(retry);
+    retry = null;
+    // A file that cannot be written (read-only, a full disk) would fail every push: the listener stays off and says
+    // why, rather than answer on its port while the screen says it is not listening; it is tried again every
+    // UNWRITABLE_RETRY_MS and starts by itself once writing works. A DAMAGED file is different: the listener runs
+    // and answers 503, so that Su keeps the pushes and reposts them.
     const unwritable = store.writable();
     if (unwritable) {
       running = null;
-      error = `Innkeeper cannot write to its data file (${unwritable.reason}), so it cannot store messages and does not receive them. Make the data folder writable (or free disk space) and start Innkeeper again.`;
+      unwritableAtStart = true;
+      deps.database.health.cannotWrite(unwritable, deps.now());
+      error = `Innkeeper cannot write to its data file (${unwritable.reason}), so it cannot store messages and does not receive them until it can. Make the data folder writable or free disk space; Innkeeper tries again every minute.`;
+      retry = setTimeout(() => void start(), UNWRITABLE_RETRY_MS);
+      retry.unref();
       return;
     }
     try {
@@ -91,6 +103,11 @@ export function createPushService(deps: PushServiceDeps) {
         ...(deps.publicRoutes ? { publicRoutes: deps.publicRoutes } : {}),
       });
       error = null;
+      // Writing works again (the probe passed and the listener recorded its start): the period ends, on screen too.
+      if (unwritableAtStart) {
+        unwritableAtStart = false;
+        deps.database.health.writeSucceeded(deps.now());
+      }
       deps.demo?.listening(running.localUrl);
       const authtoken = secrets.get(TUNNEL_TOKEN_KEY);
       if (tunnelEnabled() && authtoken) {
@@ -107,6 +124,8 @@ export function createPushService(deps: PushServiceDeps) {
   }
 
   async function stop(): Promise<void> {
+    if (retry) clearTimeout(retry);
+    retry = null;
     await tunnels.close();
     store.stop();
     await running?.close();

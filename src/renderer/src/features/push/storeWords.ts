@@ -23,15 +23,15 @@ export function storeAdvice(problem: StoreProblem): string[] {
         (problem.lastGoodCheck
           ? ` The last check that found it sound was at ${formatDateTime(problem.lastGoodCheck)}.`
           : ''),
-      `So that nothing lands in a damaged file, Su is told to try again later. ${SU_RETRIES}`,
+      `So that nothing lands in a damaged file, Innkeeper answers Su “try again later”. ${SU_RETRIES}`,
       'Restore a backup below: Innkeeper swaps it in the next time it starts. Anything you change before then is not in the backup.',
     ];
   }
   return [
-    `Su is told to try again later, so nothing is lost yet. ${SU_RETRIES}`,
+    `Innkeeper confirms nothing to Su that it could not store. ${SU_RETRIES}`,
     /disk is full/.test(problem.reason)
-      ? 'Free some space on the disk: the next message Su sends is stored, and this note goes away.'
-      : 'Fix what stops Innkeeper from writing its data file: the next message Su sends is stored, and this note goes away.',
+      ? 'Free some space on the disk: Innkeeper stores the next message Su sends, and this note goes away.'
+      : 'Fix what stops Innkeeper from writing its data file: it then stores the next message Su sends, and this note goes away.',
   ];
 }
 
