@@ -95,9 +95,12 @@ describe('a flood through the tunnel never keeps a real push out', () => {
   }, 90_000); // 620 requests through a forwarder on a shared machine
 });
 
+/** A listener with a forwarder in front (the owner's reverse proxy), whose X-Forwarded-For is believed. */
+const behindProxy = { forwarded: () => true };
+
 describe('only failed logins are throttled, per client', () => {
   it('one forwarded client gets 429 while another still gets 401, and valid credentials 200 from both', async () => {
-    const t = await startPushTarget({ limits: { failedPerClient: 3, failedTotal: 100 } });
+    const t = await startPushTarget({ ...behindProxy, limits: { failedPerClient: 3, failedTotal: 100 } });
     cleanup.push(() => t.stop());
     const from = (client: string) => ({ 'x-forwarded-for': client });
     const statuses: number[] = [];
@@ -116,7 +119,7 @@ describe('only failed logins are throttled, per client', () => {
   });
 
   it('a client cannot dodge its limit with an X-Forwarded-For of its own: the forwarder’s last entry counts', async () => {
-    const t = await startPushTarget({ limits: { failedPerClient: 2, failedTotal: 100 } });
+    const t = await startPushTarget({ ...behindProxy, limits: { failedPerClient: 2, failedTotal: 100 } });
     cleanup.push(() => t.stop());
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -128,17 +131,20 @@ describe('only failed logins are throttled, per client', () => {
     expect(statuses).toEqual([401, 401, 429, 429]);
   });
 
-  it('the header is believed only from the local forwarder (loopback); otherwise the socket address counts', () => {
-    expect(clientAddress('127.0.0.1', '10.1.1.1, 203.0.113.9')).toBe('203.0.113.9');
-    expect(clientAddress('::ffff:127.0.0.1', ['203.0.113.1', '203.0.113.2'])).toBe('203.0.113.2');
-    expect(clientAddress('192.168.1.20', '203.0.113.9')).toBe('192.168.1.20');
-    expect(clientAddress('127.0.0.1', 'not-an-address')).toBe('127.0.0.1');
-    expect(clientAddress('127.0.0.1', undefined)).toBe('127.0.0.1');
+  it('the header is believed only while a forwarder is in front, on loopback; otherwise the socket address', () => {
+    expect(clientAddress('127.0.0.1', '10.1.1.1, 203.0.113.9', true)).toBe('203.0.113.9');
+    expect(clientAddress('::ffff:127.0.0.1', ['203.0.113.1', '203.0.113.2'], true)).toBe('203.0.113.2');
+    expect(clientAddress('192.168.1.20', '203.0.113.9', true)).toBe('192.168.1.20');
+    expect(clientAddress('127.0.0.1', 'not-an-address', true)).toBe('127.0.0.1');
+    expect(clientAddress('127.0.0.1', undefined, true)).toBe('127.0.0.1');
+    // No tunnel and no public address: whatever the header says, the connection's own address counts.
+    expect(clientAddress('127.0.0.1', '203.0.113.9', false)).toBe('127.0.0.1');
   });
 
   it('a global cap on 401s: failures from many addresses are refused together, valid pushes still served', async () => {
     let clock = 1_000_000;
     const t = await startPushTarget({
+      ...behindProxy,
       now: () => clock,
       limits: { failedPerClient: 50, failedTotal: 10, windowMs: 60_000 },
     });
@@ -192,8 +198,9 @@ describe('only failed logins are throttled, per client', () => {
     expect(downSpansOf(t.database, GUARD_COMPONENT).every((s) => s.to !== null)).toBe(true);
   });
 
-  it('guessed public addresses and unknown paths count as failed attempts', async () => {
+  it('only 401s count: 404s on a public route or an unknown path never get a client refused', async () => {
     const t = await startPushTarget({
+      ...behindProxy,
       limits: { failedPerClient: 3 },
       publicRoutes: (app) =>
         app.get('/media/:token', { config: { public: true } }, async (request, reply) =>
@@ -202,17 +209,18 @@ describe('only failed logins are throttled, per client', () => {
     });
     cleanup.push(() => t.stop());
     const base = t.receiver.localUrl.replace('/push', '');
-    const paths: number[] = [];
-    for (let i = 0; i < 4; i++)
-      paths.push((await fetch(`${base}/admin-${i}`, { headers: { 'x-forwarded-for': '203.0.113.65' } })).status);
-    expect(paths).toEqual([404, 404, 404, 429]);
-    const get = (token: string, client: string) =>
-      fetch(`${base}/media/${token}`, { headers: { 'x-forwarded-for': client } });
-    const guesses: number[] = [];
-    for (let i = 0; i < 5; i++) guesses.push((await get(`guess-${i}`, '203.0.113.66')).status);
-    expect(guesses).toEqual([404, 404, 404, 429, 429]);
-    expect((await get('known', '203.0.113.67')).status).toBe(200);
-    expect((await t.post(message('from-66'), { 'x-forwarded-for': '203.0.113.66' })).status).toBe(200);
+    const from = { 'x-forwarded-for': '203.0.113.66' };
+    const answers: number[] = [];
+    for (let i = 0; i < 10; i++) answers.push((await fetch(`${base}/admin-${i}`, { headers: from })).status);
+    for (let i = 0; i < 10; i++) answers.push((await fetch(`${base}/media/stale-${i}`, { headers: from })).status);
+    expect(answers).toEqual(Array(20).fill(404));
+    expect((await fetch(`${base}/media/known`, { headers: from })).status).toBe(200);
+    // Its failed logins are counted from zero: three 401s, then 429.
+    const logins: number[] = [];
+    for (let i = 0; i < 4; i++) logins.push((await t.post(message('x'), { ...wrong(i), ...from })).status);
+    expect(logins).toEqual([401, 401, 401, 429]);
+    // A client refused for its failed logins still gets the photos.
+    expect((await fetch(`${base}/media/known`, { headers: from })).status).toBe(200);
   });
 });
 

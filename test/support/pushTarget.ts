@@ -9,7 +9,9 @@ export const PUSH_PASSWORD = 'correct horse battery staple';
 
 /** A push receiver on a real database file in a temp folder, with known Basic credentials. */
 export async function startPushTarget(
-  options: Partial<Pick<PushReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes'>> = {},
+  options: Partial<
+    Pick<PushReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes' | 'forwarded'>
+  > = {},
 ) {
   const dir = tempDir('innkeeper-push-');
   const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));

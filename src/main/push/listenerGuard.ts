@@ -51,14 +51,20 @@ const isLoopback = (address: string) =>
   address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
 
 /**
- * The client a request comes from. Through the tunnel (or a local reverse proxy) every connection comes from
- * 127.0.0.1, so the address the forwarder reports is used: the LAST `X-Forwarded-For` entry, the one the forwarder
- * itself appended (earlier entries are whatever the client claimed). SECURITY: the header is believed only on a
- * loopback connection (the local forwarder); on any other connection the socket's own address counts.
+ * The client a request comes from, for counting its failed logins. Through the tunnel (or the owner's reverse proxy
+ * on this computer) every connection comes from 127.0.0.1, so the address the forwarder reports is used: the LAST
+ * `X-Forwarded-For` entry, the one the forwarder itself appended (earlier entries are whatever the client claimed).
+ * SECURITY: the header is believed only when `forwarded` says a forwarder is in front of the listener right now (the
+ * tunnel is on, or the owner set their own public address) and only on a loopback connection; otherwise anyone on
+ * this computer could pick the key their failures are counted under, and the socket's own address counts.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  forwarded: boolean,
+): string {
   const own = socketAddress ?? 'unknown';
-  if (!forwardedFor || !isLoopback(own)) return own;
+  if (!forwarded || !forwardedFor || !isLoopback(own)) return own;
   const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
   const last = entries.at(-1)!.trim();
   return isIP(last) ? last : own;
@@ -71,8 +77,8 @@ export type Refusal = 'client' | 'flood';
 const MAX_TRACKED_CLIENTS = 10_000;
 
 /**
- * Counts FAILED logins only (a request with valid credentials is never counted nor refused), per client and in
- * total, in fixed windows. The periods during which failed logins are refused go to the uptime log.
+ * Counts FAILED logins only (401: a request with valid credentials, a public route or an unknown path is never
+ * counted nor refused), per client and in total, in fixed windows. The periods during which failed logins are refused go to the uptime log.
  */
 export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog, now: () => number) {
   let windowStart = now();
@@ -119,11 +125,6 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
   };
 
   return {
-    /** Whether this client is refused right now (its own failures only: public routes are not closed by a flood). */
-    clientRefused(client: string): boolean {
-      roll();
-      return (perClient.get(client) ?? 0) >= limits.failedPerClient;
-    },
     /** A failed login from this client: null when it is answered 401 (and counted), else why it is refused. */
     failed(client: string): Refusal | null {
       roll();

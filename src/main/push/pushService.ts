@@ -100,6 +100,8 @@ export function createPushService(deps: PushServiceDeps) {
         credentials: accepted,
         now: deps.now,
         onIngested: deps.onIngested,
+        // X-Forwarded-For is believed only while a forwarder is in front: the tunnel, or the owner's reverse proxy.
+        forwarded: () => tunnels.forwarding() || (settings.get<string>('push.publicUrl') ?? '') !== '',
         ...(deps.publicRoutes ? { publicRoutes: deps.publicRoutes } : {}),
       });
       error = null;

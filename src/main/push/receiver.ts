@@ -31,6 +31,12 @@ export interface PushReceiverOptions {
   /** Failed-login throttling, connection caps and timeouts (listenerGuard.ts has the defaults). */
   limits?: Partial<ListenerLimits>;
   /**
+   * Whether a forwarder is in front of the listener right now (the tunnel is on, or the owner set their own public
+   * address through a reverse proxy): only then is its `X-Forwarded-For` believed. Asked at each failed login; by
+   * default never (the socket address counts).
+   */
+  forwarded?: () => boolean;
+  /**
    * Routes answered without credentials (the photo addresses Su fetches): each registers with
    * `config: { public: true }` and must answer only what it is meant to.
    */
@@ -53,8 +59,9 @@ export interface RunningPushReceiver {
  *
  * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
  * credentials are checked first, in onRequest, before the body is read, timing-safe. A request with valid
- * credentials is always served; only FAILED logins are throttled, per client (the address the local forwarder
- * reports) and in total, and the connection is closed after a 401/408/413/429 so an unwanted body is not read.
+ * credentials is always served, and so are the public routes and unknown paths (404); only FAILED logins (401) are
+ * throttled, per client (the address the tunnel or the owner's reverse proxy reports) and in total, and the
+ * connection is closed after a 401/408/413/429 so an unwanted body is not read.
  * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
  * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the push is
  * committed (synchronous=FULL); a failed write answers 503 so the provider reposts.
@@ -79,32 +86,24 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   const connections = guardConnections(app.server, limits);
   const failedLogins = createFailedLoginLimiter(limits, createRefusalLog(options.database, GUARD_COMPONENT, now), now);
   const sources = new WeakMap<FastifyRequest, 'demo'>();
-  const authenticated = new WeakSet<FastifyRequest>();
   const clientOf = (request: FastifyRequest) =>
-    clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+    clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.forwarded?.() ?? false);
   /** A route answered without credentials (a photo address), or a path that does not exist (answered 404). */
   const isOpen = (request: FastifyRequest) =>
     request.is404 || (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
 
   // Authenticate first: valid credentials are served whatever else is going on. Every route that is not public
   // needs them; a failed login is counted, and answered 429 once its client or everyone together failed too often
-  // in the window.
+  // in the window. A public route (a photo address Su fetches, unguessable) and an unknown path (404) are neither
+  // counted nor refused: Su asking for stale photos must never get its photo fetches refused.
   app.addHook('onRequest', async (request, reply) => {
     const matched = basicAuthMatches(request.headers.authorization, options.credentials());
     if (matched) {
-      authenticated.add(request);
       if (matched.source) sources.set(request, matched.source);
       return;
     }
-    const client = clientOf(request);
-    if (isOpen(request)) {
-      if (!failedLogins.clientRefused(client)) return;
-      return reply
-        .code(429)
-        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
-        .send({ status: 'Fail', message: 'Too many failed requests; try again later.' });
-    }
-    if (failedLogins.failed(client)) {
+    if (isOpen(request)) return;
+    if (failedLogins.failed(clientOf(request))) {
       return reply
         .code(429)
         .header('Retry-After', String(failedLogins.retryAfterSeconds()))
@@ -114,10 +113,6 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
       .send({ status: 'Fail', message: 'Unauthorized' });
-  });
-  // An address that does not exist (someone guessing photo addresses or paths) counts as a failed attempt.
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 404 && !authenticated.has(request)) failedLogins.failed(clientOf(request));
   });
   // After a refusal the connection is closed, and destroyed once the answer is out when the sender is still
   // sending a body (Node would otherwise read it to the end, however large, before closing).

@@ -1,6 +1,7 @@
 import { errorText } from '../../shared/result';
 import type { TunnelStatus } from '../../shared/push';
 import type { Database } from '../db/database';
+import { redact, secretsOfDatabase } from '../gateway/secretLeaks';
 import type { TunnelProvider, Tunnel } from './tunnel';
 import { createUptimeLog } from './uptime';
 
@@ -16,6 +17,11 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
 
   return {
     status: () => status,
+    /**
+     * Whether the tunnel forwards to the listener right now (or is about to, or reconnects): while it does, the
+     * listener believes the client address it appends to X-Forwarded-For.
+     */
+    forwarding: () => status.state === 'starting' || status.state === 'up' || status.state === 'reconnecting',
     downtime: () => uptime.downSpans(),
     /** Opens the tunnel to `forwardTo`; a failure is a visible state with the reason, never a crash. */
     async open(options: { forwardTo: string; authtoken: string; domain?: string }): Promise<void> {
@@ -38,9 +44,9 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
         status = { enabled: true, state: 'up', url: tunnel.url, error: null };
       } catch (error) {
         tunnel = null;
-        const raw = errorText(error);
-        // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"); it never leaves here.
-        const message = raw.split(options.authtoken).join('[authtoken]');
+        // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"), also URL-encoded or in
+        // base64; neither it nor any saved secret (the push password among them) leaves here, in any form.
+        const message = redact(errorText(error), [options.authtoken, ...secretsOfDatabase(deps.database.db)]);
         status = { enabled: true, state: 'failed', url: null, error: `The tunnel could not open: ${message}` };
       }
     },
