@@ -10,9 +10,10 @@ import { startTestCore } from '../support/core';
 import { startEchoingSu } from '../support/echoingSu';
 import { eventually } from '../support/eventually';
 
-// A provider whose refusals quote back the secrets it was sent (issue 14, point 3): a real core on real SQLite,
-// Su a small fake on loopback that echoes the client secret, the Authorization header and the payment key. No
-// secret, saved or only typed, comes back from a call or lands in the database, and the rest of Su's words do.
+// A provider whose refusals quote back the secrets it was sent (as typed, URL-encoded, inside a Basic header): a
+// real core on real SQLite, Su a small fake on loopback that echoes the client secret, the Authorization header and
+// the payment key. No secret, saved or only typed, comes back from a call or lands in the database, and the rest of
+// Su's words do.
 
 const SAVED_SECRET = 'cs-saved/Q7+v9 kL';
 const TYPED_SECRET = 'cs-typed-N3w+Zq!8';
