@@ -140,6 +140,21 @@ export interface StoreStatus {
     /** Restored at start without the owner's choice: the data file could not be opened at all. */
     automatic?: boolean;
   } | null;
+  /**
+   * What stopped the last restore (shown for a week): the chosen backup was gone or damaged (dropped; the current
+   * file kept), another process had the data file open (still chosen), the request could not be read, or the
+   * messages read back from the damaged file could not be filed yet (tried again at the next start).
+   */
+  restoreProblem?: {
+    at: number;
+    kind: 'backup-missing' | 'backup-damaged' | 'folder-in-use' | 'request-unreadable' | 'refile-failed';
+    /** The backup chosen (null when the request could not be read). */
+    takenAt: number | null;
+    /** What was found, in SQLite's or the system's words ("another Innkeeper (process 4321)"). */
+    detail: string;
+    /** Tried again at the next start. */
+    pending: boolean;
+  } | null;
   /** Periods in which pushes could not be stored (recorded once writing worked again). */
   downtime: { from: number; to: number | null }[];
 }

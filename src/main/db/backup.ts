@@ -13,6 +13,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import { errorText } from '../../shared/result';
+import { otherUsers } from './folderLock';
 import { quickCheck } from './storeFaults';
 
 /** One rolling backup of the data file (a consistent copy made with VACUUM INTO after a sound check). */
@@ -31,6 +34,7 @@ export interface SalvagedPush {
 /** What the last start did when the owner had chosen a backup to restore. */
 export interface RestoreOutcome {
   backup: BackupInfo;
+  /** When the backup was swapped in (kept in restore.json: a start that carries on after a crash keeps it). */
   restoredAt: number;
   /** Where the damaged file was kept (never deleted). */
   keptAs: string;
@@ -42,6 +46,18 @@ export interface RestoreOutcome {
   salvaged: SalvagedPush[] | null;
   salvageError: string | null;
 }
+
+/** Why the chosen backup was not swapped in at this start. */
+export interface RestoreRefusal {
+  kind: 'backup-missing' | 'backup-damaged' | 'folder-in-use' | 'request-unreadable';
+  /** The backup chosen (null when restore.json could not be read). */
+  takenAt: number | null;
+  detail: string;
+  /** Still chosen: tried again at the next start ('folder-in-use'); otherwise the choice was dropped. */
+  pending: boolean;
+}
+
+export type RestoreStart = { restored: RestoreOutcome } | { refused: RestoreRefusal };
 
 export const BACKUPS_KEPT = 3;
 const NAME = /^innkeeper-(\d{13})\.db$/;
@@ -88,37 +104,49 @@ export function takeBackup(db: DatabaseSync, dbPath: string, at: number, keep = 
     throw error;
   }
   chmodSync(path, OWNER_ONLY);
-  for (const old of listBackups(dbPath).slice(keep)) rmSync(join(dir, old.file), { force: true });
+  // The backup chosen for the next start is never rotated away, however many are taken before then.
+  const chosen = readMarker(dbPath).marker?.file;
+  for (const old of listBackups(dbPath)
+    .filter((b) => b.file !== chosen)
+    .slice(keep)) {
+    rmSync(join(dir, old.file), { force: true });
+  }
   return { file, takenAt };
 }
 
-interface RestoreMarker {
-  file: string;
-  requestedAt: number;
-  damagedSince: number | null;
-  automatic?: boolean;
-  /** Set once the damaged file was moved aside (a restart in the middle carries on from there). */
-  keptAs?: string;
-  /** Set once the backup is in place: a restart in the middle must not move the restored file aside. */
-  swapped?: boolean;
-}
+const stamp = z.number().int().nonnegative().max(99_999_999_999_999);
+/**
+ * restore.json, every field checked: a marker that does not fit is not acted on. Paths are never read from it:
+ * the damaged file goes to `damaged/innkeeper-<keptAt>.db`, built here.
+ */
+const markerSchema = z
+  .object({
+    file: z.string().regex(NAME),
+    requestedAt: stamp,
+    damagedSince: stamp.nullable(),
+    automatic: z.boolean().optional(),
+    /** Set once the damaged file is being moved aside (a restart in the middle carries on from there). */
+    keptAt: stamp.optional(),
+    /** Set once the backup is in place: a restart must not move the restored file aside; the pushes read back from
+     * the damaged file are filed again before the marker goes. */
+    restoredAt: stamp.optional(),
+  })
+  .strict();
+type RestoreMarker = z.infer<typeof markerSchema>;
 
-/** The backup the owner chose to restore at the next start, if any. */
-export function pendingRestore(dbPath: string): (BackupInfo & { requestedAt: number }) | null {
-  const marker = readMarker(dbPath);
-  if (!marker) return null;
-  const m = NAME.exec(marker.file);
-  return m ? { file: marker.file, takenAt: Number(m[1]), requestedAt: marker.requestedAt } : null;
-}
+const keptPath = (dbPath: string, keptAt: number) =>
+  join(dirname(dbPath), 'damaged', `${basename(dbPath, '.db')}-${keptAt}.db`);
 
-function readMarker(dbPath: string): RestoreMarker | null {
+function readMarker(dbPath: string): { marker: RestoreMarker | null; unreadable: string | null } {
   const path = markerFile(dbPath);
-  if (!existsSync(path)) return null;
+  if (!existsSync(path)) return { marker: null, unreadable: null };
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as RestoreMarker;
-    return typeof value.file === 'string' && NAME.test(value.file) ? value : null;
-  } catch {
-    return null;
+    const parsed = markerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (parsed.success) return { marker: parsed.data, unreadable: null };
+    const issue = parsed.error.issues[0]!;
+    return { marker: null, unreadable: `${issue.path.join('.') || 'restore.json'}: ${issue.message}` };
+  } catch (error) {
+    return { marker: null, unreadable: errorText(error) };
   }
 }
 
@@ -126,6 +154,18 @@ function writeMarker(dbPath: string, marker: RestoreMarker) {
   const path = markerFile(dbPath);
   writeFileSync(`${path}.tmp`, JSON.stringify(marker), { mode: OWNER_ONLY });
   renameSync(`${path}.tmp`, path);
+}
+
+/** The backup the owner chose to restore at the next start, if any (not one already swapped in). */
+export function pendingRestore(dbPath: string): (BackupInfo & { requestedAt: number }) | null {
+  const { marker } = readMarker(dbPath);
+  if (!marker || marker.restoredAt !== undefined) return null;
+  return { file: marker.file, takenAt: Number(NAME.exec(marker.file)![1]), requestedAt: marker.requestedAt };
+}
+
+/** A backup was swapped in, but the pushes read back from the damaged file are not filed yet. */
+export function restoreUnfinished(dbPath: string): boolean {
+  return readMarker(dbPath).marker?.restoredAt !== undefined;
 }
 
 /** The owner chose a backup: it is swapped in at the next start (after a check that it is sound). */
@@ -138,44 +178,73 @@ export function requestRestore(
 ): BackupInfo {
   const backup = listBackups(dbPath).find((b) => b.file === file);
   if (!backup) throw new Error(`There is no backup named ${file}.`);
+  if (restoreUnfinished(dbPath)) {
+    throw new Error('The last restore is not finished yet (its messages are filed again at the next start).');
+  }
   writeMarker(dbPath, { file, requestedAt: at, damagedSince, automatic });
   return backup;
 }
 
+/** The owner keeps the current file. A restore already swapped in is not undone (nor its filing dropped). */
 export function cancelRestore(dbPath: string): void {
+  if (!restoreUnfinished(dbPath)) rmSync(markerFile(dbPath), { force: true });
+}
+
+/** The restore is complete: the pushes read back were filed (committed) and what it did was recorded. */
+export function completeRestore(dbPath: string): void {
   rmSync(markerFile(dbPath), { force: true });
 }
 
 /**
  * Swaps the chosen backup in, before the database is opened. The damaged file (with its -wal) is moved to
  * `damaged/`, never deleted; the pushes it received after the backup are read back so that they can be filed
- * again. A backup that fails its own check is not used (the marker stays off and the error says why).
+ * again. restore.json stays until they are (`completeRestore`): a start that dies in between carries on at the next.
+ *
+ * Not swapped in, and said why: a request that cannot be read (left aside as restore.json.invalid), a backup that
+ * is gone or fails its own check (the choice is dropped, the current file kept), or another process that has the
+ * data file open (the choice stays for the next start).
  */
-export function applyPendingRestore(dbPath: string, now: number): RestoreOutcome | null {
-  const marker = readMarker(dbPath);
+export function applyPendingRestore(
+  dbPath: string,
+  now: number,
+  inUseBy: () => string | null = () => otherUsers(dbPath),
+): RestoreStart | null {
+  const { marker, unreadable } = readMarker(dbPath);
+  if (unreadable !== null) {
+    renameSync(markerFile(dbPath), `${markerFile(dbPath)}.invalid`);
+    return { refused: { kind: 'request-unreadable', takenAt: null, detail: unreadable, pending: false } };
+  }
   if (!marker) return null;
-  const backupPath = join(backupsDir(dbPath), marker.file);
   const takenAt = Number(NAME.exec(marker.file)![1]);
-  if (!existsSync(backupPath)) {
-    cancelRestore(dbPath);
-    throw new Error(`The backup ${marker.file} chosen for restoring is no longer in ${backupsDir(dbPath)}.`);
-  }
-  const check = new DatabaseSync(backupPath, { readOnly: true });
-  const problem = quickCheck(check);
-  check.close();
-  if (problem) {
-    cancelRestore(dbPath);
-    throw new Error(`The backup ${marker.file} is damaged too (${problem}); choose another one.`);
-  }
+  const refuse = (kind: RestoreRefusal['kind'], detail: string, pending = false) => {
+    if (!pending) rmSync(markerFile(dbPath), { force: true });
+    return { refused: { kind, takenAt, detail, pending } };
+  };
 
-  let keptAs = marker.keptAs;
-  if (!keptAs) {
+  let restoredAt = marker.restoredAt;
+  let keptAt = marker.keptAt;
+  if (restoredAt === undefined) {
+    const backupPath = join(backupsDir(dbPath), marker.file);
+    if (!existsSync(backupPath)) return refuse('backup-missing', `${marker.file} is not in ${backupsDir(dbPath)}`);
+    let problem: string | null;
+    try {
+      const check = new DatabaseSync(backupPath, { readOnly: true });
+      problem = quickCheck(check);
+      check.close();
+    } catch (error) {
+      problem = errorText(error);
+    }
+    if (problem) return refuse('backup-damaged', problem);
+    const user = inUseBy();
+    if (user) return refuse('folder-in-use', user, true);
+
     const asideDir = join(dirname(dbPath), 'damaged');
     mkdirSync(asideDir, { recursive: true, mode: 0o700 });
-    keptAs = join(asideDir, `${basename(dbPath, '.db')}-${now}.db`);
-    writeMarker(dbPath, { ...marker, keptAs });
-  }
-  if (!marker.swapped) {
+    if (keptAt === undefined) {
+      keptAt = now;
+      writeMarker(dbPath, { ...marker, keptAt });
+    }
+    const keptAs = keptPath(dbPath, keptAt);
     for (const suffix of ['', '-wal', '-shm']) {
       if (existsSync(dbPath + suffix)) renameSync(dbPath + suffix, keptAs + suffix);
       chmodIfThere(keptAs + suffix, OWNER_ONLY);
@@ -183,8 +252,10 @@ export function applyPendingRestore(dbPath: string, now: number): RestoreOutcome
     copyFileSync(backupPath, `${dbPath}.restoring`);
     chmodSync(`${dbPath}.restoring`, OWNER_ONLY);
     renameSync(`${dbPath}.restoring`, dbPath);
-    writeMarker(dbPath, { ...marker, keptAs, swapped: true });
+    restoredAt = now;
+    writeMarker(dbPath, { ...marker, keptAt, restoredAt });
   }
+  const keptAs = keptPath(dbPath, keptAt ?? restoredAt);
 
   let salvaged: SalvagedPush[] | null = null;
   let salvageError: string | null = null;
@@ -200,16 +271,17 @@ export function applyPendingRestore(dbPath: string, now: number): RestoreOutcome
       damaged.close();
     }
   } catch (error) {
-    salvageError = error instanceof Error ? error.message : String(error);
+    salvageError = errorText(error);
   }
-  cancelRestore(dbPath);
   return {
-    backup: { file: marker.file, takenAt },
-    restoredAt: now,
-    keptAs,
-    damagedSince: marker.damagedSince,
-    automatic: marker.automatic === true,
-    salvaged,
-    salvageError,
+    restored: {
+      backup: { file: marker.file, takenAt },
+      restoredAt,
+      keptAs,
+      damagedSince: marker.damagedSince,
+      automatic: marker.automatic === true,
+      salvaged,
+      salvageError,
+    },
   };
 }

@@ -1,7 +1,16 @@
 import { DatabaseSync } from 'node:sqlite';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { applyPendingRestore, listBackups, requestRestore, type RestoreOutcome } from './backup';
+import { errorText } from '../../shared/result';
+import {
+  applyPendingRestore,
+  listBackups,
+  requestRestore,
+  type RestoreOutcome,
+  type RestoreRefusal,
+  type RestoreStart,
+} from './backup';
+import { markInUse } from './folderLock';
 import { MIGRATIONS, type Migration } from './migrations';
 import { createStoreHealth, type StoreHealth } from './storeHealth';
 import { quickCheck, storeFault } from './storeFaults';
@@ -16,20 +25,22 @@ export interface Database {
   transaction<T>(fn: () => T): T;
   /** Whether the file passed its integrity check, and whether writes currently fail. */
   readonly health: StoreHealth;
-  /** Set when this start swapped in a backup the owner chose. */
+  /** Set when this start swapped in a backup (or carries on with one swapped in by a start that died). */
   readonly restored: RestoreOutcome | null;
+  /** Set when the backup chosen for this start was not swapped in, and why. */
+  readonly restoreRefused: RestoreRefusal | null;
   close(): void;
 }
 
 const OWNER_ONLY = 0o600;
 
-/** The database file and its -wal/-shm are the owner's only (they hold guests' messages). */
+/** The database file and its -wal/-shm are the owner's only (they hold guests' messages); a link is not followed. */
 export function makeDatabaseFilesOwnerOnly(path: string): void {
   for (const suffix of ['', '-wal', '-shm']) {
     try {
-      if (existsSync(path + suffix)) chmodSync(path + suffix, OWNER_ONLY);
+      if (lstatSync(path + suffix).isFile()) chmodSync(path + suffix, OWNER_ONLY);
     } catch {
-      // A file we cannot chmod (not ours, a read-only medium) is left as it is; opening it tells the rest.
+      // Missing, or a file we cannot chmod (not ours, a read-only medium): left as it is; opening it tells the rest.
     }
   }
 }
@@ -52,27 +63,53 @@ export function openDatabase(
 ): Database {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  let restored = onDisk ? applyPendingRestore(path, now()) : null;
+  // Marked as in use before anything is swapped: a restore in another process waits while this one has it open.
+  const release = onDisk ? markInUse(path) : () => {};
+  try {
+    return open(path, migrations, now, onDisk, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function open(
+  path: string,
+  migrations: readonly Migration[],
+  now: () => number,
+  onDisk: boolean,
+  release: () => void,
+): Database {
+  let start: RestoreStart | null = onDisk ? applyPendingRestore(path, now()) : null;
   let db: DatabaseSync;
   try {
     db = connect(path);
   } catch (error) {
     const fault = storeFault(error);
     if (!onDisk || !fault?.damaged) throw error;
-    // The file is too damaged to open at all: nothing in it can be shown or kept working, so the newest backup is
-    // swapped in now (the damaged file is kept aside, and what it still holds is read back). Without a backup the
+    // The file is too damaged to open at all: nothing in it can be shown or kept working, so the newest sound backup
+    // is swapped in now (the damaged file is kept aside, and what it still holds is read back). Without one the
     // file is left untouched and the error says so.
-    const newest = listBackups(path)[0];
-    if (!newest) {
+    start = null;
+    let refusals = '';
+    for (const backup of listBackups(path)) {
+      requestRestore(path, backup.file, now(), now(), true);
+      start = applyPendingRestore(path, now());
+      if (start && 'restored' in start) break;
+      refusals += start ? `; ${backup.file}: ${start.refused.detail}` : '';
+      if (start?.refused.pending) break;
+      start = null;
+    }
+    if (!start || !('restored' in start)) {
       throw new Error(
-        `The data file ${path} is damaged and cannot be opened (${fault.reason}), and there is no backup to restore. Innkeeper did not change it; move it aside to start with an empty one.`,
+        `The data file ${path} is damaged and cannot be opened (${fault.reason}), and there is no backup to restore${refusals}. Innkeeper did not change it; move it aside to start with an empty one.`,
         { cause: error },
       );
     }
-    requestRestore(path, newest.file, now(), now(), true);
-    restored = applyPendingRestore(path, now());
     db = connect(path);
   }
+  const restored = start && 'restored' in start ? start.restored : null;
+  const restoreRefused = start && 'refused' in start ? start.refused : null;
   if (onDisk) makeDatabaseFilesOwnerOnly(path);
 
   const health = createStoreHealth(db, now);
@@ -100,7 +137,7 @@ export function openDatabase(
         try {
           db.exec('ROLLBACK');
         } catch (rollbackError) {
-          console.error(`rollback after "${String(error)}" failed too: ${String(rollbackError)}`);
+          console.error(`rollback after "${errorText(error)}" failed too: ${errorText(rollbackError)}`);
         }
       }
       throw error;
@@ -109,7 +146,19 @@ export function openDatabase(
 
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  return { db, path, version, transaction, health, restored, close: () => db.close() };
+  return {
+    db,
+    path,
+    version,
+    transaction,
+    health,
+    restored,
+    restoreRefused,
+    close: () => {
+      db.close();
+      release();
+    },
+  };
 }
 
 /** A tuned connection; closed again when tuning fails (a damaged file), so that the file can be moved aside. */

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { errorText } from '../../shared/result';
 
 /**
  * SQLite's primary result codes that mean the STORE failed (the disk, the file, a lock), never the data being
@@ -53,13 +54,14 @@ export function quickCheck(db: DatabaseSync): string | null {
     const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
     return problems.length ? problems.join('; ') : null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
 }
 
 /**
  * Whether this connection can write to the file: a header write inside a transaction that is rolled back. A
- * read-only file (or folder) fails here, before anything relies on writing.
+ * read-only file (or folder) or a lock fails here, before anything relies on writing. A full disk does NOT: nothing
+ * rolled back reaches the disk; the first push that cannot be stored finds it (answered 503, "cannot store since").
  */
 export function writeProbe(db: DatabaseSync): StoreFault | null {
   try {
@@ -74,12 +76,6 @@ export function writeProbe(db: DatabaseSync): StoreFault | null {
     }
     return null;
   } catch (error) {
-    return (
-      storeFault(error) ?? {
-        code: 'unknown',
-        reason: error instanceof Error ? error.message : String(error),
-        damaged: false,
-      }
-    );
+    return storeFault(error) ?? { code: 'unknown', reason: errorText(error), damaged: false };
   }
 }

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { StoreProblem } from '../../shared/push';
+import { errorText } from '../../shared/result';
 import { storeFault, type StoreFault } from './storeFaults';
 
 /** The component name of the store's periods in the uptime log (shown with the listener's downtime). */
@@ -63,7 +64,7 @@ export function createStoreHealth(db: DatabaseSync, now: () => number = Date.now
         insert.run(STORE_COMPONENT, 'down', ended.since, `cannot store pushes: ${ended.reason}`);
         insert.run(STORE_COMPONENT, 'up', at, String(at));
       } catch (error) {
-        console.error(`the store's downtime could not be recorded: ${String(error)}`);
+        console.error(`the store's downtime could not be recorded: ${errorText(error)}`);
       }
       changed();
     },

@@ -118,6 +118,20 @@ export function ingestPush(
   return result;
 }
 
+/**
+ * Files one push inside a transaction the caller holds (a restore files every push it read back from the damaged
+ * file in one transaction: all of them or none, then its marker goes). Throws on a store fault, like `ingestPush`.
+ */
+export function fileInTransaction(
+  db: Database['db'],
+  rawBody: string | Uint8Array,
+  now: number,
+  source: 'demo' | null,
+): IngestResult {
+  const { logged, text } = readBody(rawBody);
+  return fileOne(db, logged, text, now, source);
+}
+
 function fileOne(
   db: Database['db'],
   logged: string | Uint8Array,

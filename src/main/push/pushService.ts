@@ -79,16 +79,17 @@ export function createPushService(deps: PushServiceDeps) {
     store.start();
     if (retry) clearTimeout(retry);
     retry = null;
-    // A file that cannot be written (read-only, a full disk) would fail every push: the listener stays off and says
-    // why, rather than answer on its port while the screen says it is not listening; it is tried again every
-    // UNWRITABLE_RETRY_MS and starts by itself once writing works. A DAMAGED file is different: the listener runs
-    // and answers 503, so that Su keeps the pushes and reposts them.
+    // A file that cannot be written (read-only file or folder, locked) would fail every push: the listener stays off
+    // and says why, rather than answer on its port while the screen says it is not listening; it is tried again every
+    // UNWRITABLE_RETRY_MS and starts by itself once writing works. The probe writes nothing to disk, so a FULL disk
+    // is found by the first push that cannot be stored (503, "cannot store since"). A DAMAGED file is different too:
+    // the listener runs and answers 503, so that Su keeps the pushes and reposts them.
     const unwritable = store.writable();
     if (unwritable) {
       running = null;
       unwritableAtStart = true;
       deps.database.health.cannotWrite(unwritable, deps.now());
-      error = `Innkeeper cannot write to its data file (${unwritable.reason}), so it cannot store messages and does not receive them until it can. Make the data folder writable or free disk space; Innkeeper tries again every minute.`;
+      error = `Innkeeper cannot write to its data file (${unwritable.reason}), so it cannot store messages and does not receive them until it can. Make the data folder and its files writable; Innkeeper tries again every minute.`;
       retry = setTimeout(() => void start(), UNWRITABLE_RETRY_MS);
       retry.unref();
       return;

@@ -1,32 +1,38 @@
 import type { StoreStatus } from '../../shared/push';
 import type { SettingsStore } from '../config/settingsStore';
 import type { Database } from '../db/database';
+import { AppFailure, errorText } from '../../shared/result';
 import {
   backupsDir,
   cancelRestore,
+  completeRestore,
   listBackups,
   pendingRestore,
   requestRestore,
+  restoreUnfinished,
   takeBackup,
   type BackupInfo,
 } from '../db/backup';
 import { STORE_COMPONENT } from '../db/storeHealth';
 import { quickCheck, writeProbe, type StoreFault } from '../db/storeFaults';
-import { ingestPush } from './ingest';
+import { fileInTransaction } from './ingest';
 import { createUptimeLog } from './uptime';
 
 /** A backup every few hours while the app runs (and one at each start after a sound check). */
 export const BACKUP_EVERY_MS = 4 * 60 * 60 * 1000;
 const LAST_RESTORE_KEY = 'store.lastRestore';
+const RESTORE_PROBLEM_KEY = 'store.restoreProblem';
 const SHOW_RESTORE_FOR_MS = 7 * 24 * 60 * 60 * 1000;
 
 type LastRestore = NonNullable<StoreStatus['lastRestore']>;
+type RestoreProblem = NonNullable<StoreStatus['restoreProblem']>;
 
 /**
  * The store behind the push listener: its health (damaged, cannot write), the rolling backups, and a restore the
  * owner chose. A damaged file is never backed up (the good backups stay), and pushes are refused until a backup
  * is restored; the restore happens at the next start, when pushes received after the backup are read back from
- * the damaged file and filed again.
+ * the damaged file and filed again: here, as the service is built (before the listener or anything else runs), all
+ * in one transaction, and only then is restore.json removed (a start that dies before carries on at the next).
  */
 export function createStoreService(deps: {
   database: Database;
@@ -55,28 +61,55 @@ export function createStoreService(deps: {
     try {
       return takeBackup(database.db, database.path, now());
     } catch (error) {
-      console.error(`the data file could not be backed up: ${String(error)}`);
+      console.error(`the data file could not be backed up: ${errorText(error)}`);
       return null;
     }
   }
 
-  /** After a restore: the pushes the damaged file still held are filed again (duplicates are recognised). */
+  /**
+   * After a restore: the pushes the damaged file still held are filed again, all in one transaction with the
+   * period's downtime, then what it did is recorded and restore.json removed. A push already in the file (filed by
+   * a start that died before removing the marker) is not filed twice. When filing fails (a store fault), nothing is
+   * half-done: the marker stays, the screen says so, and the next start files them.
+   */
   function finishRestore(): void {
+    const refused = database.restoreRefused;
+    if (refused) {
+      settings.set(RESTORE_PROBLEM_KEY, { at: now(), ...refused } satisfies RestoreProblem);
+    }
     const restored = database.restored;
     if (!restored) return;
-    let refiled = 0;
-    for (const push of restored.salvaged ?? []) {
-      try {
-        const result = ingestPush(database, push.body, push.receivedAt, push.source);
-        if (result.outcome !== 'duplicate') refiled += 1;
-      } catch (error) {
-        console.error(`a push read back from the damaged file could not be filed: ${String(error)}`);
-      }
-    }
-    if (restored.damagedSince !== null) {
-      const insert = database.db.prepare('INSERT INTO uptime_log (component, state, at, detail) VALUES (?, ?, ?, ?)');
-      insert.run(STORE_COMPONENT, 'down', restored.damagedSince, 'the data file was damaged');
-      insert.run(STORE_COMPONENT, 'up', restored.restoredAt, String(restored.restoredAt));
+    const { db } = database;
+    let refiled: number;
+    try {
+      refiled = database.transaction(() => {
+        let count = 0;
+        const present = db.prepare('SELECT 1 AS x FROM push_log WHERE received_at = ? AND body = ? LIMIT 1');
+        for (const push of restored.salvaged ?? []) {
+          if (present.get(push.receivedAt, push.body)) count += 1;
+          else if (fileInTransaction(db, push.body, push.receivedAt, push.source).outcome !== 'duplicate') count += 1;
+        }
+        const recorded = db
+          .prepare("SELECT 1 AS x FROM uptime_log WHERE component = ? AND state = 'up' AND at = ?")
+          .get(STORE_COMPONENT, restored.restoredAt);
+        if (restored.damagedSince !== null && !recorded) {
+          const insert = db.prepare('INSERT INTO uptime_log (component, state, at, detail) VALUES (?, ?, ?, ?)');
+          insert.run(STORE_COMPONENT, 'down', restored.damagedSince, 'the data file was damaged');
+          insert.run(STORE_COMPONENT, 'up', restored.restoredAt, String(restored.restoredAt));
+        }
+        return count;
+      });
+    } catch (error) {
+      database.health.writeFailed(error);
+      console.error(`the pushes read back from the damaged file could not be filed: ${errorText(error)}`);
+      settings.set(RESTORE_PROBLEM_KEY, {
+        at: now(),
+        kind: 'refile-failed',
+        takenAt: restored.backup.takenAt,
+        detail: errorText(error),
+        pending: true,
+      } satisfies RestoreProblem);
+      return;
     }
     const note: LastRestore = {
       takenAt: restored.backup.takenAt,
@@ -87,6 +120,8 @@ export function createStoreService(deps: {
       automatic: restored.automatic,
     };
     settings.set(LAST_RESTORE_KEY, note);
+    settings.delete(RESTORE_PROBLEM_KEY);
+    completeRestore(database.path);
   }
 
   function pushesAfter(takenAt: number): number | null {
@@ -99,12 +134,13 @@ export function createStoreService(deps: {
     }
   }
 
+  if (onDisk) finishRestore();
+
   return {
-    /** Once per run: files what a restore read back, backs up a sound file, and schedules the next backups. */
+    /** Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. */
     start(): void {
       if (!started) {
         started = true;
-        finishRestore();
         backupNow(true);
       }
       if (onDisk && !timer) {
@@ -125,6 +161,7 @@ export function createStoreService(deps: {
       const problem = database.health.problem();
       const damaged = problem?.kind === 'damaged';
       const last = settings.get<LastRestore>(LAST_RESTORE_KEY) ?? null;
+      const trouble = settings.get<RestoreProblem>(RESTORE_PROBLEM_KEY) ?? null;
       return {
         problem,
         backups: onDisk
@@ -132,6 +169,7 @@ export function createStoreService(deps: {
           : [],
         restorePending: onDisk ? pendingRestore(database.path) : null,
         lastRestore: last && now() - last.restoredAt < SHOW_RESTORE_FOR_MS ? last : null,
+        restoreProblem: trouble && now() - trouble.at < SHOW_RESTORE_FOR_MS ? trouble : null,
         downtime: createUptimeLog(database, STORE_COMPONENT, now)
           .downSpans()
           .map(({ from, to }) => ({ from, to })),
@@ -139,11 +177,22 @@ export function createStoreService(deps: {
     },
     /** The owner chose a backup: Innkeeper swaps it in when it next starts. */
     restore(file: string): void {
+      if (restoreUnfinished(database.path)) {
+        throw new AppFailure({
+          code: 'validation',
+          message:
+            'The last restore is not finished: the messages read back from the damaged file are filed when Innkeeper next starts. Start it again, then choose a backup if you still need one.',
+          field: 'file',
+          retryable: false,
+        });
+      }
       const problem = database.health.problem();
       requestRestore(database.path, file, now(), problem?.kind === 'damaged' ? problem.since : null);
+      settings.delete(RESTORE_PROBLEM_KEY);
     },
     cancelRestore(): void {
       cancelRestore(database.path);
+      settings.delete(RESTORE_PROBLEM_KEY);
     },
     backupsFolder: () => backupsDir(database.path),
   };

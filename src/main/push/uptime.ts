@@ -1,3 +1,4 @@
+import { errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 
 /** A span during which a component (the push listener, the tunnel) was not running. */
@@ -96,7 +97,7 @@ export function createRefusalLog(database: Database, component: string, now: () 
     try {
       what();
     } catch (error) {
-      console.error(`the ${component} period could not be recorded: ${String(error)}`);
+      console.error(`the ${component} period could not be recorded: ${errorText(error)}`);
     }
   };
   let open: { id: number; detail: string } | null = null;
