@@ -47,7 +47,7 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
         // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"), also URL-encoded or in
         // base64; neither it nor any saved secret (the push password among them) leaves here, in any form.
         const message = redact(errorText(error), [options.authtoken, ...secretsOfDatabase(deps.database.db)]);
-        status = { enabled: true, state: 'failed', url: null, error: `The tunnel could not open: ${message}` };
+        status = { enabled: true, state: 'failed', url: null, error: `ngrok said: ${message}` };
       }
     },
     async close(): Promise<void> {
