@@ -1,0 +1,205 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listBackups, requestRestore, restoreUnfinished, takeBackup } from '../../src/main/db/backup';
+import { openDatabase } from '../../src/main/db/database';
+import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { ingestPush } from '../../src/main/push/ingest';
+import { createStoreService } from '../../src/main/push/storeService';
+import { damage, dataFileChild, message, messageTexts, push, storeCore } from '../support/storeKit';
+import { tempDir } from '../support/tempDir';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A data folder whose file holds one message in its backup and `later` messages received after it. */
+function folderWithBackup(later: string[]) {
+  const dir = tempDir();
+  cleanups.push(() => dir.remove());
+  const path = join(dir.path, 'innkeeper.db');
+  const database = openDatabase(path);
+  ingestPush(database, message('9100000000', 'In the backup'), Date.now() - 60_000);
+  const backup = takeBackup(database.db, path, Date.now() - 30_000);
+  later.forEach((text, i) => ingestPush(database, message(`91000000${10 + i}`, text), Date.now() + i));
+  database.close();
+  return { dir: dir.path, path, backup };
+}
+
+describe('a restore never loses the pushes it read back from the damaged file', () => {
+  it('a start killed between the swap and the filing: after the restart the acknowledged pushes are there', async () => {
+    const first = await storeCore();
+    const dataDir = first.dataDir;
+    await first.core.close();
+    const second = await storeCore(dataDir); // its start backs the sound file up
+    for (const [id, text] of [
+      ['9200000001', 'One'],
+      ['9200000002', 'Two'],
+      ['9200000003', 'Three'],
+    ] as const) {
+      expect((await push(second, message(id, text))).status).toBe(200);
+    }
+    await second.core.close();
+    const dbPath = join(dataDir, 'innkeeper.db');
+    damage(dbPath);
+    const third = await storeCore(dataDir);
+    const backup = (await third.call('push.status')).store.backups[0]!;
+    await third.call('push.restoreBackup', { file: backup.file });
+    await third.core.close();
+
+    // The next start swaps the backup in and dies before anything else runs.
+    const killed = await dataFileChild(dbPath, 'kill');
+    expect(await killed.exited).toBe('SIGKILL');
+    expect(restoreUnfinished(dbPath)).toBe(true);
+
+    const fourth = await storeCore(dataDir);
+    cleanups.push(() => fourth.stop());
+    expect(messageTexts(fourth.core.db)).toEqual(['One', 'Three', 'Two']);
+    const status = await fourth.call('push.status');
+    expect(status.store).toMatchObject({
+      problem: null,
+      restorePending: null,
+      restoreProblem: null,
+      lastRestore: { takenAt: backup.takenAt, refiled: 3, unreadable: null },
+    });
+    expect(existsSync(join(dataDir, 'restore.json'))).toBe(false);
+    // The restored file was not moved aside a second time: one damaged file kept.
+    expect(readdirSync(join(dataDir, 'damaged')).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+  });
+
+  it('filing that fails (a store fault) leaves the restore unfinished and says so; the next start files them', () => {
+    const { dir, path, backup } = folderWithBackup(['Later one', 'Later two']);
+    requestRestore(path, backup.file, Date.now(), null);
+    const settings = createConfSettingsStore(dir);
+
+    const blocked = openDatabase(path);
+    blocked.db.exec('PRAGMA query_only = ON'); // every write fails, as on a read-only file
+    const store = createStoreService({ database: blocked, settings, now: Date.now });
+    expect(store.status()).toMatchObject({
+      restorePending: null,
+      lastRestore: null,
+      restoreProblem: { kind: 'refile-failed', takenAt: backup.takenAt, pending: true, detail: /readonly/ },
+    });
+    expect(restoreUnfinished(path)).toBe(true);
+    expect(messageTexts(blocked)).toEqual(['In the backup']);
+    blocked.close();
+
+    const database = openDatabase(path);
+    cleanups.push(() => database.close());
+    const after = createStoreService({ database, settings, now: Date.now }).status();
+    expect(messageTexts(database)).toEqual(['In the backup', 'Later one', 'Later two']);
+    expect(after).toMatchObject({ restoreProblem: null, lastRestore: { refiled: 2 } });
+    expect(restoreUnfinished(path)).toBe(false);
+    // Filed once: the push log holds each push once.
+    expect((database.db.prepare('SELECT count(*) AS n FROM push_log').get() as { n: number }).n).toBe(3);
+  });
+});
+
+describe('the backup the owner chose', () => {
+  it('survives the rotation of later backups and is restored at the next start', async () => {
+    const { dir, path, backup } = folderWithBackup(['After the chosen backup']);
+    requestRestore(path, backup.file, Date.now(), null);
+    // Four more backups before the next start (one every 4 hours while the file is sound, 3 kept): the chosen one stays.
+    const open = new DatabaseSync(path);
+    for (let i = 1; i <= 4; i += 1) takeBackup(open, path, Date.now() + i * 1000);
+    open.close();
+    const kept = listBackups(path).map((b) => b.file);
+    expect(kept).toHaveLength(4);
+    expect(kept).toContain(backup.file);
+
+    const t = await storeCore(dir);
+    cleanups.push(() => t.core.close());
+    const status = await t.call('push.status');
+    expect(status.store).toMatchObject({ restoreProblem: null, lastRestore: { takenAt: backup.takenAt, refiled: 1 } });
+    expect(messageTexts(t.core.db)).toEqual(['After the chosen backup', 'In the backup']);
+  });
+
+  it('gone before the start: Innkeeper starts on the current file and says the backup was not restored', async () => {
+    const { dir, path, backup } = folderWithBackup(['Kept in the current file']);
+    requestRestore(path, backup.file, Date.now(), null);
+    rmSync(join(dir, 'backups', backup.file));
+    const t = await storeCore(dir);
+    cleanups.push(() => t.core.close());
+    const { store } = await t.call('push.status');
+    expect(store).toMatchObject({
+      restorePending: null,
+      lastRestore: null,
+      restoreProblem: { kind: 'backup-missing', takenAt: backup.takenAt, pending: false },
+    });
+    expect(messageTexts(t.core.db)).toEqual(['In the backup', 'Kept in the current file']);
+    expect(t.core.push.status().listening).toBe(true);
+  });
+
+  it('damaged too: Innkeeper starts on the current file and says why the backup was not used', async () => {
+    const { dir, path, backup } = folderWithBackup(['Kept in the current file']);
+    requestRestore(path, backup.file, Date.now(), null);
+    damage(join(dir, 'backups', backup.file));
+    const t = await storeCore(dir);
+    cleanups.push(() => t.core.close());
+    const { store } = await t.call('push.status');
+    expect(store.restoreProblem).toMatchObject({ kind: 'backup-damaged', pending: false });
+    expect(store.restoreProblem!.detail).toMatch(/messages_by_thread|btree|page/i);
+    expect(messageTexts(t.core.db)).toEqual(['In the backup', 'Kept in the current file']);
+  });
+});
+
+describe('a restore while another process has the data file open', () => {
+  it('is not swapped in, says which process, stays chosen, and happens once that process is gone', async () => {
+    const { dir, path, backup } = folderWithBackup(['Received after the backup']);
+    const other = await dataFileChild(path, 'hold');
+    cleanups.push(() => other.kill());
+    requestRestore(path, backup.file, Date.now(), null);
+
+    const refused = await storeCore(dir);
+    const { store } = await refused.call('push.status');
+    expect(store).toMatchObject({
+      restorePending: { file: backup.file },
+      restoreProblem: { kind: 'folder-in-use', pending: true, detail: `another Innkeeper (process ${other.pid})` },
+    });
+    expect(existsSync(join(dir, 'damaged'))).toBe(false);
+    expect(messageTexts(refused.core.db)).toEqual(['In the backup', 'Received after the backup']);
+    await refused.core.close();
+
+    // Killed: its mark in locks/ is stale (no cleanup ran) and no longer stops the restore.
+    other.kill();
+    await other.exited;
+    expect(existsSync(join(dir, 'locks', `${other.pid}.lock`))).toBe(true);
+    const restored = await storeCore(dir);
+    cleanups.push(() => restored.core.close());
+    expect((await restored.call('push.status')).store).toMatchObject({
+      restorePending: null,
+      restoreProblem: null,
+      lastRestore: { takenAt: backup.takenAt, refiled: 1 },
+    });
+    expect(existsSync(join(dir, 'locks', `${other.pid}.lock`))).toBe(false);
+  });
+});
+
+describe('restore.json is checked before anything is moved', () => {
+  it('a crafted place for the damaged file is refused: the data file stays where it is', () => {
+    const { dir, path, backup } = folderWithBackup(['Still here']);
+    const elsewhere = tempDir();
+    cleanups.push(() => elsewhere.remove());
+    const before = readFileSync(path);
+    for (const marker of [
+      { file: backup.file, requestedAt: 1, damagedSince: null, keptAs: join(elsewhere.path, 'stolen.db') },
+      { file: `../${backup.file}`, requestedAt: 1, damagedSince: null },
+      { file: backup.file, requestedAt: '1', damagedSince: null },
+      { file: backup.file, requestedAt: 1, damagedSince: null, keptAt: -1 },
+    ]) {
+      writeFileSync(join(dir, 'restore.json'), JSON.stringify(marker));
+      const database = openDatabase(path);
+      expect(database.restored).toBeNull();
+      expect(database.restoreRefused).toMatchObject({ kind: 'request-unreadable', pending: false });
+      expect(messageTexts(database)).toEqual(['In the backup', 'Still here']);
+      database.close();
+      expect(existsSync(join(dir, 'restore.json'))).toBe(false);
+      expect(existsSync(join(dir, 'restore.json.invalid'))).toBe(true);
+    }
+    expect(readdirSync(elsewhere.path)).toEqual([]);
+    expect(existsSync(join(dir, 'damaged'))).toBe(false);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
