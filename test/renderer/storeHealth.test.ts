@@ -111,6 +111,33 @@ describe('the store on the Connection screen', () => {
       `The data file was too damaged to open, so Innkeeper restored its newest backup, of ${formatDateTime(BACKUP)}`,
     );
   });
+
+  it('a restore that did not happen says why and what happens now', () => {
+    installFakeApi();
+    const problem = { at: SINCE, takenAt: BACKUP, pending: false };
+    const text = (restoreProblem: StoreStatus['restoreProblem']) =>
+      mountWith(StoreHealth, { store: store({ restoreProblem }) })
+        .get('[data-testid="store-restore-problem"]')
+        .text();
+    expect(text({ ...problem, kind: 'backup-missing', detail: 'innkeeper-1.db is not in /data/backups' })).toContain(
+      `Innkeeper did not restore the backup of ${formatDateTime(BACKUP)}: it is no longer in the backups folder`,
+    );
+    expect(text({ ...problem, kind: 'backup-damaged', detail: 'wrong # of entries' })).toContain(
+      'it is damaged too (wrong # of entries). It kept using the current data file',
+    );
+    expect(
+      text({ ...problem, kind: 'folder-in-use', detail: 'another Innkeeper (process 4321)', pending: true }),
+    ).toContain('another Innkeeper (process 4321) has the same data file open');
+    expect(text({ ...problem, kind: 'refile-failed', detail: 'the disk is full', pending: true })).toContain(
+      'are filed the next time Innkeeper starts',
+    );
+    expect(
+      text({ ...problem, takenAt: null, kind: 'request-unreadable', detail: 'keptAs: unrecognized key' }),
+    ).toContain('a restore request it could not read (keptAs: unrecognized key) and restored nothing');
+    expect(mountWith(StoreHealth, { store: store() }).find('[data-testid="store-restore-problem"]').exists()).toBe(
+      false,
+    );
+  });
 });
 
 describe('the banner on every screen', () => {

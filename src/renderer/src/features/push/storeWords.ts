@@ -67,3 +67,20 @@ export function restoreSummary(last: NonNullable<StoreStatus['lastRestore']>): s
       : ' Nothing received after the backup was missing.';
   return `${head}${pushes} The damaged file is kept at ${last.keptAs}.`;
 }
+
+/** What stopped the chosen restore at the last start, and what happens now. */
+export function restoreProblemText(p: NonNullable<StoreStatus['restoreProblem']>): string {
+  const backup = p.takenAt === null ? 'the backup you chose' : `the backup of ${formatDateTime(p.takenAt)}`;
+  switch (p.kind) {
+    case 'backup-missing':
+      return `Innkeeper did not restore ${backup}: it is no longer in the backups folder (${p.detail}). It kept using the current data file; if that is still damaged, choose another backup.`;
+    case 'backup-damaged':
+      return `Innkeeper did not restore ${backup}: it is damaged too (${p.detail}). It kept using the current data file; if that is still damaged, choose another backup.`;
+    case 'folder-in-use':
+      return `Innkeeper has not restored ${backup} yet: ${p.detail} has the same data file open, and swapping it now would lose what that one stores. Quit the other one, then start Innkeeper again; the backup stays chosen.`;
+    case 'request-unreadable':
+      return `Innkeeper found a restore request it could not read (${p.detail}) and restored nothing; it kept it aside as restore.json.invalid. Choose a backup again if you need one.`;
+    case 'refile-failed':
+      return `Innkeeper restored ${backup}, but could not yet file the messages and reviews it read back from the damaged file (${p.detail}). They are safe in the damaged file and are filed the next time Innkeeper starts.`;
+  }
+}
