@@ -206,7 +206,7 @@ describe('bounded and loopback only', () => {
       );
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    // Issue 14: a request with valid credentials is never throttled (a flood must not drop Su's pushes).
+    // A request with valid credentials is never throttled: a flood of failed logins must not drop Su's pushes.
     expect((await t.post(message244())).status).toBe(200);
   });
 
