@@ -7,6 +7,8 @@ import type { ConnectionService } from './connection/connectionService';
 import { createConnectionFeature } from './connection/feature';
 import type { DemoProvider } from './demo/demoProvider';
 import { demoHandlers } from './demo/handlers';
+import { createDesktopFeature } from './desktop/feature';
+import type { LoginItems } from './desktop/startAtLogin';
 import { openDatabase, type Database } from './db/database';
 import type { FeatureContext } from './featureContext';
 import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
@@ -44,6 +46,8 @@ export interface CoreDeps {
   notifier?: Notifier & Partial<NoticeNotifier> & Partial<PaymentNotifier>;
   /** Opens tunnels for the push listener (ngrok unless a test supplies a loopback forwarder). */
   tunnelProvider?: TunnelProvider;
+  /** The OS's login items (the installed desktop app); without them the start-at-login choice is only kept. */
+  loginItems?: LoginItems;
   now?: () => number;
 }
 
@@ -145,6 +149,7 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
   });
   const pushFeature = pushHandlers({ push, events });
+  const desktop = createDesktopFeature(context, { settings: deps.settings, loginItems: deps.loginItems });
 
   const handlers = {
     'app.info': (): AppInfo => {
@@ -167,6 +172,7 @@ export function createCore(deps: CoreDeps): Core {
       checkNotices: (hotelId) => notices.notices.checkNow(hotelId),
       checkPayment: (transactionId) => payments.payments.checkTransaction(transactionId),
     }),
+    ...desktop.handlers,
   } satisfies Handlers;
 
   return {
@@ -183,6 +189,7 @@ export function createCore(deps: CoreDeps): Core {
       notices.start();
       payments.start();
       photosFeature.start();
+      desktop.apply();
     },
     close: async () => {
       await push.stop();

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { connectionMethods, type ConnectionEvents, type ConnectionResults } from './connection';
 import { demoMethods, type DemoEvents, type DemoResults } from './demo';
+import { desktopMethods, type DesktopEvents, type DesktopResults } from './desktop';
 import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
 import { noticesMethods, type NoticesEvents, type NoticesResults } from './notices';
 import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
@@ -45,6 +46,7 @@ export const contractArgs = {
   ...noticesMethods,
   ...paymentsMethods,
   ...demoMethods,
+  ...desktopMethods,
 } as const;
 
 /** The result type of each contract method. */
@@ -60,7 +62,8 @@ export interface ContractResults
     PhotosResults,
     NoticesResults,
     PaymentsResults,
-    DemoResults {
+    DemoResults,
+    DesktopResults {
   'app.info': AppInfo;
 }
 
@@ -90,7 +93,8 @@ export interface ContractEvents
     PhotosEvents,
     NoticesEvents,
     PaymentsEvents,
-    DemoEvents {}
+    DemoEvents,
+    DesktopEvents {}
 export type EventName = keyof ContractEvents;
 export const EVENT_NAMES: EventName[] = [
   'connection.changed',
@@ -104,6 +108,7 @@ export const EVENT_NAMES: EventName[] = [
   'notices.changed',
   'payments.changed',
   'demo.changed',
+  'desktop.changed',
 ];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */

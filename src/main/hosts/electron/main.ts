@@ -8,10 +8,10 @@ import { createFileSecretStore } from '../../config/secretStore';
 import type { SettingsStore } from '../../config/settingsStore';
 import type { Core } from '../../core';
 import { startCoreWithDemo } from '../../demo/startCore';
+import { contractCaller } from '../../gateway/dispatcher';
 import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { safeStorageCodec } from './secretCodec';
-import { createStartAtLogin, isRealAccount } from '../../desktop/startAtLogin';
 import { electronLoginItems, linuxAutostart, openedAtLogin } from './loginItems';
 import { createTray, showNativeNotification } from './tray';
 import { createClosedHint, createQuitFlow } from './trayMenu';
@@ -79,6 +79,15 @@ async function start(): Promise<void> {
     forceDemo: config.forceDemo,
     demoRun: { deliveries: config.demoDeliveries },
     pushEnv: config.push,
+    // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
+    ...(app.isPackaged
+      ? {
+          loginItems:
+            process.platform === 'linux'
+              ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
+              : electronLoginItems(app, process.platform),
+        }
+      : {}),
     notifier: {
       newMessage: (m) =>
         showNativeNotification({
@@ -111,26 +120,12 @@ async function start(): Promise<void> {
   });
   running.events.onAny((event, payload) => windows.current()?.webContents.send(EVENT_CHANNEL, event, payload));
 
-  // Keeps receiving: started at login once a real account is connected (the owner's choice wins), in the tray.
-  const startAtLogin = createStartAtLogin({
-    settings,
-    items: !app.isPackaged
-      ? undefined
-      : process.platform === 'linux'
-        ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
-        : electronLoginItems(app, process.platform),
-    realAccount: () => isRealAccount(running.connection.state()),
-  });
-  const applyStartAtLogin = () => {
-    try {
-      startAtLogin.apply();
-    } catch (error) {
-      console.error(`Innkeeper could not set "start when I log in": ${errorText(error)}`);
-    }
-  };
-  applyStartAtLogin();
-  running.events.on('connection.changed', () => {
-    applyStartAtLogin();
+  // Keeps receiving: the core starts it at login once a real account is connected (the owner's choice wins);
+  // the tray shows and changes the same setting as the Connection screen.
+  const call = contractCaller(running.dispatcher);
+  let startsAtLogin = (await call('desktop.startAtLogin', {})).on;
+  running.events.on('desktop.changed', (state) => {
+    startsAtLogin = state.on;
     tray?.refresh();
   });
   const requestQuit = createQuitFlow({
@@ -140,18 +135,15 @@ async function start(): Promise<void> {
   tray = createTray({
     open: () => showWindow(),
     quit: () => void requestQuit(),
-    startAtLogin: () => startAtLogin.state().on,
-    setStartAtLogin: (on) => {
-      try {
-        startAtLogin.choose(on);
-      } catch (error) {
-        dialog.showErrorBox('Innkeeper', `Could not change "start when I log in": ${errorText(error)}`);
-      }
-    },
+    startAtLogin: () => startsAtLogin,
+    setStartAtLogin: (on) =>
+      void call('desktop.setStartAtLogin', { on }).catch((error: unknown) =>
+        dialog.showErrorBox('Innkeeper', errorText(error)),
+      ),
   });
   windowClosed = createClosedHint({
     settings,
-    startsAtLogin: () => startAtLogin.state().on,
+    startsAtLogin: () => startsAtLogin,
     notify: (message) => showNativeNotification({ ...message, onClick: () => showWindow() }),
   });
   // Started by the OS at login: it stays in the tray, receiving, until the owner opens the window.

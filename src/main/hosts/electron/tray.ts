@@ -5,7 +5,7 @@ import { trayMenuTemplate } from './trayMenu';
 /**
  * The tray icon: a click opens the window (creating it again if it was closed); its menu opens the window, turns
  * "Start Innkeeper when I log in" on or off, and quits (after the warning). `refresh()` redraws the menu when the
- * start-at-login state changed elsewhere.
+ * start-at-login state changed (here, or on the Connection screen).
  */
 export function createTray(actions: {
   open(): void;
@@ -23,10 +23,8 @@ export function createTray(actions: {
           open: actions.open,
           quit: actions.quit,
           startAtLogin: actions.startAtLogin(),
-          setStartAtLogin: (on) => {
-            actions.setStartAtLogin(on);
-            refresh();
-          },
+          // The menu is drawn again when the core announces the change (desktop.changed).
+          setStartAtLogin: actions.setStartAtLogin,
         }),
       ),
     );
