@@ -145,6 +145,23 @@ describe('the backup the owner chose', () => {
   });
 });
 
+describe('a data file too damaged to open, and its newest backup damaged too', () => {
+  it('the newest SOUND backup is restored at once', () => {
+    const { dir, path, backup } = folderWithBackup(['Received later']);
+    const later = new DatabaseSync(path);
+    const newest = takeBackup(later, path, Date.now() + 1000);
+    later.close();
+    damage(join(dir, 'backups', newest.file));
+    // Garbage over the schema on page 1 (the header stays): SQLite cannot even read the table list.
+    writeFileSync(path, readFileSync(path).fill(0xa5, 100, 3100));
+
+    const database = openDatabase(path);
+    cleanups.push(() => database.close());
+    expect(database.restored).toMatchObject({ backup: { file: backup.file }, automatic: true });
+    expect(messageTexts(database)).toEqual(['In the backup']);
+  });
+});
+
 describe('a restore while another process has the data file open', () => {
   it('is not swapped in, says which process, stays chosen, and happens once that process is gone', async () => {
     const { dir, path, backup } = folderWithBackup(['Received after the backup']);
