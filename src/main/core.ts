@@ -25,8 +25,8 @@ import type { PaymentNotifier } from './payments/handlers';
 import { createPhotosFeature, photoOutbox } from './photos/feature';
 import { createPropertyFeature } from './property/feature';
 import { propertyOutbox } from './property/senders';
-import { pushHandlers } from './push/handlers';
-import { createPushService, type PushEnvironment, type PushService } from './push/pushService';
+import { createPushFeature } from './push/feature';
+import type { PushEnvironment, PushService } from './push/pushService';
 import type { TunnelProvider } from './push/tunnel';
 import { createRatesFeature, ratesOutbox } from './rates/feature';
 import { savedRepliesHandlers } from './savedReplies/handlers';
@@ -134,21 +134,13 @@ export function createCore(deps: CoreDeps): Core {
     outbox,
     pushStatus: () => push.status(),
   });
-  const push = createPushService({
+  const { push, handlers: pushMethods } = createPushFeature(context, {
+    ...deps,
+    env: deps.pushEnv,
+    demo: deps.demo?.push,
     publicRoutes: (app) => photosFeature.media.routes(app),
-    database: db,
-    settings: deps.settings,
-    secrets: deps.secrets,
-    env: deps.pushEnv ?? {},
-    now,
-    onIngested: (result) => {
-      inbox.news.afterPush(result);
-      pushFeature.afterPush(result);
-    },
-    ...(deps.demo ? { demo: deps.demo.push } : {}),
-    ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
+    afterPush: (result) => inbox.news.afterPush(result),
   });
-  const pushFeature = pushHandlers({ push, events });
   const desktop = createDesktopFeature(context, { settings: deps.settings, loginItems: deps.loginItems });
 
   const handlers = {
@@ -157,7 +149,7 @@ export function createCore(deps: CoreDeps): Core {
       return { version, host, dataDir, secretStorage: deps.secrets.kind };
     },
     ...connectionHandlers({ connection, onSaved: outboxFeature.credentialsSaved }),
-    ...pushFeature.handlers,
+    ...pushMethods,
     ...inbox.handlers,
     ...outboxFeature.handlers,
     ...savedRepliesHandlers(createSavedReplies(db.db, now)),

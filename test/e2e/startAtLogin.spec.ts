@@ -1,12 +1,15 @@
 import { expect, startApp, stopApp, test } from './app';
+import { connectTo } from './connect';
+import { startTestEmulator } from './pushes';
 
 // "Start Innkeeper when I log in" on the Connection screen, in browser mode: the choice is kept in the data folder
 // for the desktop app, which shares it; the screen says so. (The desktop side, the OS login item, is unit-tested.)
 const shots = 'test-results/screenshots';
 
-test('the owner sees start-at-login turn on with a real account, turns it off, and it stays off after a restart', async ({
+test('the owner sees start-at-login turn on once a real account connects, turns it off, and it stays off after a restart', async ({
   page,
 }) => {
+  const su = await startTestEmulator();
   const first = await startApp();
   try {
     await page.goto(`${first.url}#/connection`);
@@ -16,12 +19,13 @@ test('the owner sees start-at-login turn on with a real account, turns it off, a
     await expect(section).toContainText('This applies to the desktop app: browser mode cannot start by itself.');
     await expect(toggle).not.toBeChecked(); // on the demo
 
-    await page.getByRole('radio', { name: /Su sandbox/ }).click();
-    await page.getByLabel('Domain').fill('myguesthouse.com');
-    await page.getByLabel('Client secret').fill('my-sandbox-secret');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(page.getByText('All changes saved')).toBeVisible();
-    await expect(toggle).toBeChecked(); // a real account turns the default on
+    // A sandbox account saved: not connected yet, so not started at login.
+    await connectTo(page, first, su.port, 'Connection');
+    await expect(toggle).not.toBeChecked();
+    // Connected (its test worked): the default turns on.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByTestId('test-success')).toContainText('Connected');
+    await expect(toggle).toBeChecked();
 
     await toggle.click();
     await expect(toggle).not.toBeChecked();
@@ -44,5 +48,6 @@ test('the owner sees start-at-login turn on with a real account, turns it off, a
     await expect(page.getByLabel('Start Innkeeper when I log in')).not.toBeChecked(); // the owner's choice wins
   } finally {
     await stopApp(second);
+    await su.stop();
   }
 });

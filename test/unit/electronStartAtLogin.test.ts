@@ -94,12 +94,18 @@ describe('"Start Innkeeper when I log in"', () => {
     expect(items.changes).toEqual([false]);
   });
 
-  it('a real account is a saved sandbox or production one, never the demo (not even a forced one)', () => {
-    expect(isRealAccount({ savedActive: null, demoForced: false })).toBe(false);
-    expect(isRealAccount({ savedActive: 'demo', demoForced: false })).toBe(false);
-    expect(isRealAccount({ savedActive: 'sandbox', demoForced: false })).toBe(true);
-    expect(isRealAccount({ savedActive: 'production', demoForced: false })).toBe(true);
-    expect(isRealAccount({ savedActive: 'production', demoForced: true })).toBe(false);
+  it('a real account is a saved sandbox or production one that connected, never the demo (not even a forced one)', () => {
+    const connected = () => true;
+    expect(isRealAccount({ savedActive: null, demoForced: false }, connected)).toBe(false);
+    expect(isRealAccount({ savedActive: 'demo', demoForced: false }, connected)).toBe(false);
+    expect(isRealAccount({ savedActive: 'sandbox', demoForced: false }, connected)).toBe(true);
+    expect(isRealAccount({ savedActive: 'production', demoForced: false }, connected)).toBe(true);
+    expect(isRealAccount({ savedActive: 'production', demoForced: true }, connected)).toBe(false);
+    // Saved but never connected (or its last test failed): not yet.
+    expect(isRealAccount({ savedActive: 'sandbox', demoForced: false }, () => false)).toBe(false);
+    const asked: string[] = [];
+    isRealAccount({ savedActive: 'production', demoForced: false }, (environment) => (asked.push(environment), true));
+    expect(asked).toEqual(['production']);
   });
 
   it('on Linux, writes and removes an XDG autostart entry that starts the app in the tray', () => {

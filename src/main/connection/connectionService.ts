@@ -250,6 +250,14 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       }
     },
 
+    /** Whether the last "Test connection" of an environment worked (false before any). */
+    lastCheckOk(environment: Environment): boolean {
+      const row = db.db
+        .prepare('SELECT ok FROM connection_check WHERE environment = ? ORDER BY checked_at DESC, id DESC LIMIT 1')
+        .get(environment) as { ok: number } | undefined;
+      return row?.ok === 1;
+    },
+
     /** Forgets the cached token of an environment (the next call issues a new one). */
     discardToken(environment: Environment): ConnectionState {
       secrets.delete(secretKey(environment, 'token'));

@@ -14,7 +14,8 @@ export function createDesktopFeature(
   const startAtLogin = createStartAtLogin({
     settings: deps.settings,
     ...(deps.loginItems ? { items: deps.loginItems } : {}),
-    realAccount: () => isRealAccount(context.connection.state()),
+    realAccount: () =>
+      isRealAccount(context.connection.state(), (environment) => context.connection.lastCheckOk(environment)),
   });
   return desktopHandlers({ startAtLogin, events: context.events });
 }

@@ -11,16 +11,24 @@ export interface LoginItems {
   setEnabled(enabled: boolean): void;
 }
 
-/** True when the provider in use is a real Su account (sandbox or production) the owner saved, not the demo. */
-export function isRealAccount(state: Pick<ConnectionState, 'savedActive' | 'demoForced'>): boolean {
-  return !state.demoForced && (state.savedActive === 'sandbox' || state.savedActive === 'production');
+/**
+ * True when the provider in use is a real Su account (sandbox or production) the owner saved and connected: its
+ * last "Test connection" worked. Saved settings that never connected do not start Innkeeper at login.
+ */
+export function isRealAccount(
+  state: Pick<ConnectionState, 'savedActive' | 'demoForced'>,
+  connected: (environment: 'sandbox' | 'production') => boolean,
+): boolean {
+  if (state.demoForced) return false;
+  const saved = state.savedActive;
+  return (saved === 'sandbox' || saved === 'production') && connected(saved);
 }
 
 export interface StartAtLoginOptions {
   settings: SettingsStore;
   /** The OS's login items; absent where the app cannot register (browser mode): the choice is only kept. */
   items?: LoginItems;
-  /** True once the owner's provider in use is a real account (sandbox or production), not the demo. */
+  /** True once the owner's provider in use is a real account (sandbox or production) that connected. */
   realAccount(): boolean;
 }
 

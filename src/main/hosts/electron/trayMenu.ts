@@ -5,16 +5,16 @@ import type { SettingsStore } from '../../config/settingsStore';
 
 /**
  * What quitting costs, in the owner's words. Su reposts an unacknowledged message or review only 3 times and
- * then drops it; the contract states no interval, the provider re-pushes reservations every 10 minutes.
+ * then drops it; how far apart those tries are is not stated, so nothing longer is promised.
  */
 export const QUIT_WARNING: MessageBoxOptions = {
   type: 'warning',
   title: 'Quit Innkeeper',
   message: 'Quit Innkeeper? New guest messages and reviews will not be received until you start it again.',
   detail:
-    'Su tries to deliver each message or review only 3 more times, roughly 10 minutes apart, and then drops it. ' +
-    'Whatever guests send while Innkeeper is closed for longer than about half an hour reaches you only on ' +
-    'Airbnb, Booking.com or Expedia themselves.\n\n' +
+    'Su tries to deliver each message or review only 3 more times and then drops it, and it does not say how ' +
+    'long it keeps trying: a message sent while Innkeeper is closed may reach you only on Airbnb, Booking.com ' +
+    'or Expedia themselves.\n\n' +
     'To keep receiving, close the window instead: Innkeeper stays in the tray.',
   buttons: ['Keep receiving', 'Quit anyway'],
   defaultId: 0,
