@@ -84,6 +84,17 @@ function readBody(raw: string | Uint8Array): { logged: string | Uint8Array; text
   return { logged, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
+/** One authenticated push waiting to be filed: its body as received, when it arrived, and its source. */
+export interface PendingPush {
+  raw: string | Uint8Array;
+  now: number;
+  /** 'demo' for a push of the built-in demo provider. */
+  source: 'demo' | null;
+}
+
+/** What became of one push of a group: filed (acknowledge it), or failed on its own (answer 5xx, Su reposts). */
+export type GroupOutcome = { result: IngestResult } | { error: unknown };
+
 /**
  * Files one authenticated push, durably, in ONE transaction on the synchronous=FULL connection: the raw body
  * goes to the push log first, then it is parsed and stored (or quarantined). The caller acknowledges only
@@ -103,19 +114,51 @@ export function ingestPush(
   /** 'demo' for a push of the built-in demo provider. */
   source: 'demo' | null = null,
 ): IngestResult {
+  const [outcome] = ingestGroup(database, [{ raw: rawBody, now, source }], now);
+  if (!outcome || 'error' in outcome) throw outcome?.error;
+  return outcome.result;
+}
+
+/**
+ * Files a group of pushes in ONE transaction (one BEGIN IMMEDIATE … COMMIT, one synchronous=FULL sync for all of
+ * them), each in its own savepoint, in the order given; the outcomes come back in the same order. Acknowledge a
+ * push only after this returned.
+ *
+ * Each push is filed as `ingestPush` files it (raw log first, a bad payload quarantined, a duplicate — also of an
+ * earlier push of the same group — recognised). A push that fails on its own (not the store: a bug) is rolled back
+ * to its savepoint and reported as an error without touching the others. A STORE fault (disk full, I/O, busy,
+ * read-only, damaged) fails the whole group: the transaction is rolled back, nothing of any push stays, nothing is
+ * quarantined, and the original error is thrown for the caller to answer 5xx to every push of the group.
+ */
+export function ingestGroup(database: Database, pushes: readonly PendingPush[], now: number): GroupOutcome[] {
   const { db, health } = database;
   const damaged = health.refusing() ? health.problem() : null;
   if (damaged) throw new StoreUnavailable(damaged.reason);
-  const { logged, text } = readBody(rawBody);
-  let result: IngestResult;
+  let outcomes: GroupOutcome[];
   try {
-    result = database.transaction(() => fileOne(db, logged, text, now, source));
+    outcomes = database.transaction(() => pushes.map((push) => fileInSavepoint(db, push)));
   } catch (error) {
     health.writeFailed(error, now);
     throw error;
   }
   health.writeSucceeded(now);
-  return result;
+  return outcomes;
+}
+
+function fileInSavepoint(db: Database['db'], push: PendingPush): GroupOutcome {
+  const { logged, text } = readBody(push.raw);
+  db.exec('SAVEPOINT file_push');
+  try {
+    const result = fileOne(db, logged, text, push.now, push.source);
+    db.exec('RELEASE file_push');
+    return { result };
+  } catch (error) {
+    // The store failed: the whole group goes (thrown as it was). SQLite may have rolled back by itself.
+    if (storeFault(error) || !db.isTransaction) throw error;
+    db.exec('ROLLBACK TO file_push');
+    db.exec('RELEASE file_push');
+    return { error };
+  }
 }
 
 /**

@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import { basicAuthMatches, type PushCredentials } from './basicAuth';
-import { ACKNOWLEDGEMENT, ingestPush, type IngestResult } from './ingest';
+import { createGroupWriter, type GroupWriterStats } from './groupWriter';
+import { ACKNOWLEDGEMENT, type IngestResult } from './ingest';
 import {
   clientAddress,
   createFailedLoginLimiter,
@@ -51,6 +52,8 @@ export interface RunningPushReceiver {
   app: FastifyInstance;
   /** Connections open right now (the cap's bookkeeping). */
   openConnections(): number;
+  /** The transactions pushes were filed in so far, and how many pushes they held. */
+  writes(): GroupWriterStats;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,8 @@ export interface RunningPushReceiver {
  * connection is closed after a 401/408/413/429 so an unwanted body is not read.
  * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
  * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the push is
- * committed (synchronous=FULL); a failed write answers 503 so the provider reposts.
+ * committed (synchronous=FULL); a failed write answers 503 so the provider reposts. Pushes that arrive while a
+ * commit runs share the next one (groupWriter.ts): one sync for the group, each answered once it committed.
  */
 export async function startPushReceiver(options: PushReceiverOptions): Promise<RunningPushReceiver> {
   const now = options.now ?? Date.now;
@@ -86,6 +90,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
   const connections = guardConnections(app.server, limits);
   const failedLogins = createFailedLoginLimiter(limits, createRefusalLog(options.database, GUARD_COMPONENT, now), now);
   const sources = new WeakMap<FastifyRequest, 'demo'>();
+  const writer = createGroupWriter(options.database, now);
   const clientOf = (request: FastifyRequest) =>
     clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.forwarded?.() ?? false);
   /** A route answered without credentials (a photo address), or a path that does not exist (answered 404). */
@@ -135,9 +140,11 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     const raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
     let result: IngestResult;
     try {
-      result = ingestPush(options.database, raw, now(), sources.get(request) ?? null);
+      // Resolves once the transaction holding this push (and those that arrived with it) has committed.
+      result = await writer.submit({ raw, now: now(), source: sources.get(request) ?? null });
     } catch (error) {
-      // Nothing was acknowledged: a damaged or failing store (the original error is logged, never a rollback's).
+      // Nothing was acknowledged: a damaged or failing store (the original error is logged, never a rollback's);
+      // a store fault answers this to every push of the group, none of which was stored.
       console.error(`push could not be stored: ${errorText(error)}`);
       return reply
         .code(503)
@@ -189,6 +196,7 @@ export async function startPushReceiver(options: PushReceiverOptions): Promise<R
     uptime,
     app,
     openConnections: connections.openConnections,
+    writes: writer.stats,
     close: async () => {
       uptime.down();
       failedLogins.close();
