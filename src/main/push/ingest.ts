@@ -10,6 +10,7 @@ import { storeMessage } from '../inbox/storeMessage';
 import { storeLegacyReview, storeReview } from '../inbox/storeReview';
 import { errorText } from '../../shared/result';
 import { storeFault } from '../db/storeFaults';
+import { withCachedStatements } from './statements';
 
 export type PushKind = 'message' | 'review' | 'legacy-review';
 
@@ -131,9 +132,10 @@ export function ingestPush(
  * quarantined, and the original error is thrown for the caller to answer 5xx to every push of the group.
  */
 export function ingestGroup(database: Database, pushes: readonly PendingPush[], now: number): GroupOutcome[] {
-  const { db, health } = database;
+  const { health } = database;
   const damaged = health.refusing() ? health.problem() : null;
   if (damaged) throw new StoreUnavailable(damaged.reason);
+  const db = withCachedStatements(database.db);
   let outcomes: GroupOutcome[];
   try {
     outcomes = database.transaction(() => pushes.map((push) => fileInSavepoint(db, push)));
@@ -172,7 +174,7 @@ export function fileInTransaction(
   source: 'demo' | null,
 ): IngestResult {
   const { logged, text } = readBody(rawBody);
-  return fileOne(db, logged, text, now, source);
+  return fileOne(withCachedStatements(db), logged, text, now, source);
 }
 
 function fileOne(
