@@ -184,17 +184,29 @@ function fileOne(
   now: number,
   source: 'demo' | null,
 ): IngestResult {
+  // What the push is, read before anything is written (nothing here writes or can lose it): the log row then
+  // carries its kind from the start, and a push that is stored needs no second write to its log row.
+  let body: unknown = undefined;
+  let json = true;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  const kind = json ? classifyPush(body) : null;
   const logRow = db
-    .prepare("INSERT INTO push_log (received_at, body, outcome, source) VALUES (?, ?, 'stored', ?)")
-    .run(now, logged, source);
+    .prepare("INSERT INTO push_log (received_at, body, kind, outcome, source) VALUES (?, ?, ?, 'stored', ?)")
+    .run(now, logged, kind, source);
   const pushLogId = Number(logRow.lastInsertRowid);
   const finish = (result: Omit<IngestResult, 'pushLogId'>): IngestResult => {
-    db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(
-      result.kind,
-      result.outcome,
-      result.reason ?? null,
-      pushLogId,
-    );
+    if (result.outcome !== 'stored' || result.kind !== kind || result.reason !== undefined) {
+      db.prepare('UPDATE push_log SET kind = ?, outcome = ?, detail = ? WHERE id = ?').run(
+        result.kind,
+        result.outcome,
+        result.reason ?? null,
+        pushLogId,
+      );
+    }
     return { ...result, pushLogId };
   };
   const quarantine = (kind: PushKind | null, reason: string) => {
@@ -202,13 +214,7 @@ function fileOne(
     return finish({ httpStatus: 200, outcome: 'quarantined', kind, reason });
   };
 
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return finish({ httpStatus: 400, outcome: 'not-json', kind: null, reason: 'The body is not JSON.' });
-  }
-  const kind = classifyPush(body);
+  if (!json) return finish({ httpStatus: 400, outcome: 'not-json', kind: null, reason: 'The body is not JSON.' });
   if (!kind) return quarantine(null, 'Not a guest message or a review: none of their identifying fields is present.');
   const parsed = SCHEMAS[kind].safeParse(body);
   if (!parsed.success)
