@@ -1,4 +1,5 @@
 import { INBOX_TRIAGE_MIGRATION } from '../inbox/migration';
+import { INBOX_SEARCH_MIGRATION } from '../inbox/searchMigration';
 import { PAYMENTS_MIGRATION } from '../payments/migration';
 import { PHOTOS_MIGRATION } from '../photos/migration';
 
@@ -365,4 +366,5 @@ export const MIGRATIONS: readonly Migration[] = [
   PHOTOS_MIGRATION,
   PAYMENTS_MIGRATION,
   INBOX_TRIAGE_MIGRATION,
+  INBOX_SEARCH_MIGRATION,
 ];

@@ -11,7 +11,7 @@ import type {
 } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
 import { conversationValues } from '../../shared/savedReplies';
-import { ftsTerm, propertyNameSql, searchWords, threadSearch } from './inboxSearch';
+import { propertyNameSql, threadSearch } from './inboxSearch';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
 type ThreadRow = {
@@ -41,11 +41,6 @@ const THREAD_SELECT = `SELECT t.*, ${propertyNameSql('t.hotel_id')} AS property_
                          (t.done_through IS NOT NULL AND t.needs_reply = 0 AND NOT EXISTS (
                             SELECT 1 FROM messages dm WHERE dm.thread_id = t.id AND dm.id > t.done_through)) AS is_done
                        FROM threads t`;
-
-/** FTS5 query from what the owner typed: each word a prefix term, quotes escaped (never FTS syntax errors). */
-export function ftsQuery(text: string): string {
-  return searchWords(text).map(ftsTerm).join(' ');
-}
 
 /**
  * Who a conversation is with, by what is known: the first name; else the booking number (Booking.com and Expedia
@@ -134,10 +129,17 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         params.push(...search.params);
       }
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const order = 'ORDER BY t.last_message_at DESC, t.id DESC';
       const total = (db.prepare(`SELECT count(*) AS n FROM threads t ${clause}`).get(...params) as { n: number }).n;
-      const rows = db
-        .prepare(`${THREAD_SELECT} ${clause} ORDER BY t.last_message_at DESC, t.id DESC LIMIT ? OFFSET ?`)
-        .all(...params, q.limit, q.offset) as ThreadRow[];
+      // The page's ids first, then their rows: what each row says is worked out for this page only.
+      const ids = db
+        .prepare(`SELECT t.id FROM threads t ${clause} ${order} LIMIT ? OFFSET ?`)
+        .all(...params, q.limit, q.offset) as { id: number }[];
+      const rows = ids.length
+        ? (db
+            .prepare(`${THREAD_SELECT} WHERE t.id IN (SELECT value FROM json_each(?)) ${order}`)
+            .all(JSON.stringify(ids.map((r) => r.id))) as ThreadRow[])
+        : [];
       return { total, offset: q.offset, threads: rows.map(summary) };
     },
 

@@ -1,16 +1,18 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { propertyNameSql } from './searchMigration';
 
-// What the inbox's search finds besides message and review text (the FTS5 index): who and what a conversation or
-// review is about. Those facts change after a message is filed (the owner names a property under Rates, a later
-// push brings the guest's name), so they are matched where they live, at query time, rather than copied into the
-// index where they would go stale.
+// What the inbox's search looks in: the text of messages (message_text) and reviews (search_index), each word a
+// prefix; and who and what a conversation or review is about (thread_facts, review_facts: any part of a guest name,
+// booking number, confirmation code, listing or property name, hotel id). SQLite keeps them current
+// (searchMigration.ts).
 
-/** The property's name as set up under Rates (empty when none); `hotel` is the SQL naming the hotel id. */
-export const propertyNameSql = (hotel: string) =>
-  `(SELECT nullif(trim(json_extract(rs.setup, '$.name')), '') FROM rate_setups rs WHERE rs.hotel_id = ${hotel})`;
+export { propertyNameSql };
 
 /** At most this many words of a search count (each one costs a lookup). */
 export const MAX_SEARCH_WORDS = 6;
+
+/** The facts indexes find parts of this many characters or more; a shorter word is looked for in their texts. */
+const TRIGRAM = 3;
 
 /**
  * The words the owner typed that a search looks for (all must match): a word with no letter or digit (`&`, `-`)
@@ -26,83 +28,73 @@ export function searchWords(text: string): string[] {
     .slice(0, MAX_SEARCH_WORDS);
 }
 
-/** A WHERE part that keeps nothing: what the owner typed holds no word that could match. */
+/** A review WHERE part that keeps nothing: what the owner typed holds no word that could match. */
 const NOTHING = { sql: '0', params: [] as SQLInputValue[] };
 
+const quoted = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
 /** One word as an FTS5 prefix term, quotes escaped (never an FTS syntax error). */
-export const ftsTerm = (word: string) => `"${word.replace(/"/g, '""')}"*`;
+export const ftsTerm = (word: string) => `${quoted(word)}*`;
 
 /** One word as a LIKE pattern found anywhere, its wildcards escaped. */
 export const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const facts = (parts: string[]) => parts.map((p) => `coalesce(${p}, '')`).join(` || ' ' || `);
+const isShort = (word: string) => [...word].length < TRIGRAM;
 
-/** Everything a thread row `t` is about, as one text. */
-const THREAD_FACTS = facts([
-  "json_extract(t.guest, '$.firstName')",
-  't.booking_id',
-  "json_extract(t.booking, '$.confirmationCode')",
-  "json_extract(t.booking, '$.listingName')",
-  't.hotel_id',
-  propertyNameSql('t.hotel_id'),
-]);
-
-/** Everything a review row `r` is about, as one text. */
-const REVIEW_FACTS = facts([
-  "json_extract(r.detail, '$.guestFirstName')",
-  "json_extract(r.detail, '$.revieweeName')",
-  "json_extract(r.detail, '$.bookingId')",
-  'r.provider_review_id',
-  'r.hotel_id',
-  propertyNameSql('r.hotel_id'),
-]);
-
-/**
- * The ids of the threads where every word is in one of its messages or in what the thread is about, found ONCE
- * (the list's count and its page are then read from them): one FTS lookup per word, and what each thread is about
- * read once per search (not once per word and thread), each word then looked for in it.
- */
-export function matchingThreadIds(db: DatabaseSync, text: string): number[] {
-  const words = searchWords(text);
-  if (!words.length) return [];
-  const inMessages = db.prepare(
-    `SELECT m.thread_id AS id FROM search_index s JOIN messages m ON m.id = s.ref
-     WHERE search_index MATCH ? AND s.source = 'message'`,
-  );
-  const perWord = words.map((w) => new Set((inMessages.all(ftsTerm(w)) as { id: number }[]).map((r) => r.id)));
-  const needles = words.map((w) => w.toLowerCase());
-  const found: number[] = [];
-  for (const row of db.prepare(`SELECT t.id, ${THREAD_FACTS} AS about FROM threads t`).iterate() as Iterable<{
-    id: number;
-    about: string;
-  }>) {
-    const about = row.about.toLowerCase();
-    if (needles.every((needle, i) => perWord[i]!.has(row.id) || about.includes(needle))) found.push(row.id);
-  }
-  return found;
+/** What a word shorter than 3 characters is looked for with in the facts' texts (the trigram index cannot). */
+function shortFacts(db: DatabaseSync, table: 'thread_facts' | 'review_facts', word: string) {
+  // LIKE ignores the case of ASCII letters only: other words are compared here, lower-cased as JavaScript does.
+  if (/^[\x20-\x7e]*$/.test(word))
+    return { sql: `SELECT rowid FROM ${table} WHERE text LIKE ? ESCAPE '\\'`, param: likeTerm(word) };
+  const needle = word.toLowerCase();
+  const rows = db.prepare(`SELECT rowid AS id, text FROM ${table}`).all() as { id: number; text: string | null }[];
+  const ids = rows.filter((r) => (r.text ?? '').toLowerCase().includes(needle)).map((r) => r.id);
+  return { sql: 'SELECT value FROM json_each(?)', param: JSON.stringify(ids) };
 }
 
-/** The WHERE part keeping the threads a search finds: their ids, found once (see {@link matchingThreadIds}). */
+/** Per word, SQL selecting the ids it finds in one text index (`text`) or in one facts index (`facts`). */
+function perWord(
+  db: DatabaseSync,
+  text: string,
+  indexes: { text: string; facts: 'thread_facts' | 'review_facts' },
+): { sql: string; params: SQLInputValue[] }[] {
+  return searchWords(text).map((word) => {
+    const facts = isShort(word)
+      ? shortFacts(db, indexes.facts, word)
+      : { sql: `SELECT rowid FROM ${indexes.facts} WHERE ${indexes.facts} MATCH ?`, param: quoted(word) };
+    return { sql: `${indexes.text} UNION ALL ${facts.sql}`, params: [ftsTerm(word), facts.param] };
+  });
+}
+
+/**
+ * The WHERE part keeping the threads a search finds: every word in one of the thread's messages (each word a
+ * prefix) or in what the thread is about (any part of it). SQLite does all of it, one lookup per word in each
+ * index, and no matching row crosses into JavaScript. The id is written `+t.id` so that SQLite walks the threads
+ * newest first and checks each against the words' results (the page is then found without sorting every match).
+ */
 export function threadSearch(db: DatabaseSync, text: string): { sql: string; params: SQLInputValue[] } | null {
   if (!text.trim()) return null;
-  const ids = matchingThreadIds(db, text);
-  if (!ids.length) return NOTHING;
-  return { sql: 't.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(ids)] };
+  const words = perWord(db, text, {
+    text: 'SELECT rowid >> 32 FROM message_text WHERE message_text MATCH ?',
+    facts: 'thread_facts',
+  });
+  if (!words.length) return NOTHING;
+  return {
+    sql: words.map((w) => `+t.id IN (${w.sql})`).join(' AND '),
+    params: words.flatMap((w) => w.params),
+  };
 }
 
 /** The same for reviews: each word in the review's text or in who and what it is about. */
-export function reviewSearch(text: string): { sql: string; params: SQLInputValue[] } | null {
+export function reviewSearch(db: DatabaseSync, text: string): { sql: string; params: SQLInputValue[] } | null {
   if (!text.trim()) return null;
-  const words = searchWords(text);
+  const words = perWord(db, text, {
+    text: "SELECT ref FROM search_index WHERE search_index MATCH ? AND source = 'review'",
+    facts: 'review_facts',
+  });
   if (!words.length) return NOTHING;
   return {
-    sql: words
-      .map(
-        () =>
-          `(r.id IN (SELECT ref FROM search_index WHERE source = 'review' AND search_index MATCH ?)
-            OR (${REVIEW_FACTS}) LIKE ? ESCAPE '\\')`,
-      )
-      .join(' AND '),
-    params: words.flatMap((w) => [ftsTerm(w), likeTerm(w)]),
+    sql: words.map((w) => `r.id IN (${w.sql})`).join(' AND '),
+    params: words.flatMap((w) => w.params),
   };
 }

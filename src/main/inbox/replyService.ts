@@ -141,7 +141,6 @@ export function createReplyService(deps: {
         ).run(at, threadId);
         inbox.refreshThread(threadId);
         db.prepare('DELETE FROM drafts WHERE thread_id = ?').run(threadId);
-        db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(body, messageId);
         return { messageId, outboxId: item.id };
       });
     },
@@ -164,8 +163,6 @@ export function createReplyService(deps: {
         outbox.edit(outboxId, messagePayload(message.thread_id, body));
         database.transaction(() => {
           db.prepare('UPDATE messages SET body = ? WHERE id = ?').run(body, message.id);
-          db.prepare("DELETE FROM search_index WHERE source = 'message' AND ref = ?").run(message.id);
-          db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(body, message.id);
           inbox.refreshThread(message.thread_id);
         });
       } else {

@@ -118,7 +118,7 @@ export function createReviewQueries(db: DatabaseSync, now: () => number) {
         params.push(q.channel);
       }
       if (q.unreadOnly) where.push('r.unread = 1');
-      const search = q.search ? reviewSearch(q.search) : null;
+      const search = q.search ? reviewSearch(db, q.search) : null;
       if (search) {
         where.push(search.sql);
         params.push(...search.params);

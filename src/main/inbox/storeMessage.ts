@@ -40,8 +40,8 @@ function bookingOf(push: MessagePush): BookingInfo | null {
 
 /**
  * Files one pushed message: the thread is created or completed (a message for an unknown thread is simply its
- * first), the message inserted once (unique on channel + messageid), and indexed for search. Runs inside the
- * caller's transaction. Returns the message id, or null when it was already stored (a repost).
+ * first), the message inserted once (unique on channel + messageid); SQLite indexes it and the thread's facts for
+ * search (inbox/searchMigration.ts). Runs inside the caller's transaction. Returns the message id, or null when it was already stored (a repost).
  */
 export function storeMessage(
   db: DatabaseSync,
@@ -143,6 +143,5 @@ export function storeMessage(
     meta.receivedAt,
     thread.id,
   );
-  db.prepare("INSERT INTO search_index (text, source, ref) VALUES (?, 'message', ?)").run(push.message, messageId);
   return { messageId, threadId: thread.id, author };
 }
