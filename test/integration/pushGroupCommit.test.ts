@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/main/db/database';
+import { createEventBus } from '../../src/main/gateway/events';
 import { createGroupWriter } from '../../src/main/push/groupWriter';
+import { pushHandlers } from '../../src/main/push/handlers';
+import type { PushService } from '../../src/main/push/pushService';
+import type { PushStatus } from '../../src/shared/push';
 import { StoreUnavailable, type IngestResult, type PendingPush } from '../../src/main/push/ingest';
 import { fixtureText } from '../support/fixtures';
 import { startPushTarget } from '../support/pushTarget';
@@ -184,5 +188,39 @@ describe('pushes are acknowledged in groups', () => {
     expect(t.receiver.writes().pushes).toBe(24);
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.ingested.map((r) => r.outcome)).toEqual(ids.map(() => 'stored'));
+  });
+
+  it('pushes filed together tell the screen once: the listener status is read once per group, not per push', async () => {
+    const events = createEventBus();
+    let reads = 0;
+    // The push service's two members the handlers use after a push (the status counts how often it is read).
+    const push = {
+      status: () => {
+        reads += 1;
+        return { quarantined: reads } as unknown as PushStatus;
+      },
+      onStoreChange: () => () => {},
+    } as unknown as PushService;
+    const told: PushStatus[] = [];
+    events.on('push.changed', (status) => told.push(status));
+    const { afterPush } = pushHandlers({ push, events });
+    const filed = (outcome: IngestResult['outcome']): IngestResult => ({
+      httpStatus: 200,
+      outcome,
+      kind: 'message',
+      pushLogId: 1,
+    });
+    // One group's acknowledgements: each push's afterPush runs in the same turn of the event loop.
+    for (const outcome of ['stored', 'quarantined', 'duplicate', 'stored'] as const) afterPush(filed(outcome));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toHaveLength(1);
+    expect(reads).toBe(1);
+    // A duplicate alone filed nothing: nothing to tell. The next group is told again.
+    afterPush(filed('duplicate'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toHaveLength(1);
+    afterPush(filed('stored'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toHaveLength(2);
   });
 });

@@ -24,12 +24,19 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
   };
   // A damaged file found, writes failing or working again: the screen says so at once, not at the next push.
   push.onStoreChange(() => changed());
+  /** Pushes filed together (one group commit) are told once: the status is read once for all of them. */
+  let told = false;
   return {
     handlers,
     changed,
     /** A push was filed: the quarantine count may have changed. */
     afterPush(result: IngestResult): void {
-      if (wasFiled(result)) changed();
+      if (!wasFiled(result) || told) return;
+      told = true;
+      setImmediate(() => {
+        told = false;
+        changed();
+      });
     },
   };
 }
