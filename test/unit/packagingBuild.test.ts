@@ -1,8 +1,7 @@
 import { getCurrentFuseWire, FuseState, FuseV1Options } from '@electron/fuses';
-import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -30,7 +29,9 @@ function write(path: string, content: string | Buffer) {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'innkeeper-pack-'));
+  // Inside the repository's test-results, so that hard links to its node_modules stay on one file system.
+  mkdirSync(join(root, 'test-results'), { recursive: true });
+  work = mkdtempSync(join(root, 'test-results', 'pack-'));
   const project = join(work, 'project');
   const electron = join(work, 'electron');
   // The project: the real configuration and resources; stand-ins for the built bundles; sources, tests and
@@ -38,7 +39,11 @@ beforeAll(async () => {
   for (const file of ['electron-builder.yml', 'package.json', 'package-lock.json', 'build', 'resources']) {
     cpSync(join(root, file), join(project, file), { recursive: true });
   }
-  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'junction');
+  // node_modules as hard links (no bytes copied): a real tree inside the project, as in the repository itself.
+  // Through a symbolic link npm reads every package as extraneous when its hidden lockfile is older than the
+  // folder (as on a fresh clone once Vite wrote its cache there), and electron-builder then collects nothing.
+  const linked = spawnSync('cp', ['-al', join(root, 'node_modules'), join(project, 'node_modules')]);
+  expect(linked.status, String(linked.stderr)).toBe(0);
   write(join(project, 'out/main/index.js'), 'import "./chunk.js";\n');
   write(join(project, 'out/main/index.js.map'), '{}');
   write(join(project, 'out/preload/index.cjs'), '"use strict";\n');
