@@ -3,6 +3,7 @@ import { calendarDay, daysBetween, isIsoDate, isoDate } from './calendar';
 import { facilityKey } from './facilityRoutes';
 import { completeTransaction, declineTransaction, transactionStatus } from './paymentRoutes';
 import { registerPushRoutes } from './pushRoutes';
+import { photosDrawn } from './seedPhotos';
 import type { EmulatorState, StoredFacility } from './state';
 import { isObject } from './validate';
 
@@ -90,6 +91,8 @@ export function registerControlRoutes(control: FastifyInstance, state: EmulatorS
   control.get('/content', async (request, reply) => {
     const property = state.property((request.query as Record<string, string | undefined>).hotelid);
     if (!property) return reply.code(400).send({ error: 'hotelid: unknown property' });
+    // The seeded photos' sizes are known once they are drawn.
+    await photosDrawn(state);
     return {
       hotelid: property.hotelid,
       propertyRecord: state.propertyRecords.get(property.hotelid) ?? null,

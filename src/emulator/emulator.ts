@@ -5,7 +5,10 @@ import { guardControlApi } from './controlGuard';
 import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
-import { seedPhotos } from './seedPhotos';
+import { photosDrawing, seedPhotos } from './seedPhotos';
+
+/** How long after its start the emulator draws its seeded photos: after the app around it has started. */
+const PHOTOS_DRAWN_AFTER_MS = 2000;
 import { registerInvRateRoutes } from './invRateRoutes';
 import { registerMessagingRoutes } from './messagingRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -73,7 +76,7 @@ export async function startEmulator(
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
-  if (state.options.seedPhotos) await seedPhotos(state);
+  const drawPhotos = state.options.seedPhotos ? seedPhotos(state) : null;
   const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
   const app = buildEmulatorApp(state, controlToken);
   const host = listen.host ?? '127.0.0.1';
@@ -81,6 +84,9 @@ export async function startEmulator(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const base = `http://${host}:${port}`;
+  // The seeded photos are drawn once the start is over (a reader of their bytes starts it sooner and waits for it).
+  const drawLater = drawPhotos ? setTimeout(() => void drawPhotos(), PHOTOS_DRAWN_AFTER_MS) : null;
+  drawLater?.unref();
   return {
     mainUrl: `${base}${MAIN_PREFIX}`,
     tokenUrl: `${base}${TOKEN_PREFIX}`,
@@ -88,6 +94,10 @@ export async function startEmulator(
     controlUrl: `http://127.0.0.1:${port}/_emulator`,
     controlToken,
     state,
-    close: () => app.close(),
+    close: async () => {
+      if (drawLater) clearTimeout(drawLater);
+      await app.close();
+      await photosDrawing(state);
+    },
   };
 }

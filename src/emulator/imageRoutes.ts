@@ -3,6 +3,7 @@ import { failEnvelope } from './authRoutes';
 import { bearerAuth } from './credentials';
 import type { EmulatedProperty, EmulatorState, StoredImage } from './state';
 import { fetchImage } from './imageFetch';
+import { photosDrawn } from './seedPhotos';
 import { array, body as readBody, Invalid, isHttpUrl, isObject, join, string, type Json } from './validate';
 
 /**
@@ -48,6 +49,7 @@ export function registerImageRoutes(app: FastifyInstance, state: EmulatorState):
     url: '/su-images/:imageid',
     handler: async (request, reply) => {
       const id = Number((request.params as { imageid: string }).imageid);
+      await photosDrawn(state);
       const image = [...state.images.values()].flat().find((i) => i.imageid === id);
       const copy = image?.fetch?.state === 'ok' ? image.fetch : null;
       if (!copy?.bytes) return reply.code(404).send({ error: 'no such image' });

@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import type { EmulatorState } from './state';
+import type { EmulatorState, StoredImage } from './state';
 
 /** The demo's photos already held at Su: drawn here (no image files to ship), as JPEGs of a realistic size. */
 const SCENES = [
@@ -22,28 +21,77 @@ function scene(title: string, s: (typeof SCENES)[number]): string {
 </svg>`;
 }
 
+/** Each state's drawing of its seeded photos: how to start it, and the drawing once started. */
+const drawings = new WeakMap<EmulatorState, () => Promise<void>>();
+const drawing = new WeakMap<EmulatorState, Promise<void>>();
+
 /**
  * Gives each active property a few photos already held at Su (fetched and associated: two with the property, one
- * with its first room), so that the demo's Photos tab shows what Su holds from the first start.
+ * with its first room), so that the demo's Photos tab shows what Su holds from the first start. The images are there
+ * at once; their bytes are drawn by the function returned, one after the other in the background (a few hundred ms
+ * of sharp and font set-up that the start does not wait for, on one thread of the pool so that the app's own file and
+ * network work is not queued behind it). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
+ * fails leaves its image `failed`, as a fetch Su could not make.
  */
-export async function seedPhotos(state: EmulatorState): Promise<void> {
+export function seedPhotos(state: EmulatorState): () => Promise<void> {
+  const toDraw: { image: StoredImage; svg: string }[] = [];
   for (const property of state.properties.filter((p) => p.active)) {
     const held = state.images.get(property.hotelid) ?? [];
     for (const [i, s] of SCENES.entries()) {
-      const bytes = await sharp(Buffer.from(scene(property.name, s)))
-        .jpeg({ quality: 80 })
-        .toBuffer();
       const room = i === 1 ? property.rooms[0]?.roomid : undefined;
-      held.push({
+      const image: StoredImage = {
         imageid: state.nextId('image'),
         pms_imageid: '',
         image_name: s.name,
         source_url: `https://photos.example-pms.com/${property.hotelid.toLowerCase()}/${s.key}.jpg`,
         property: room === undefined,
         rooms: new Set(room ? [room] : []),
-        fetch: { state: 'ok', error: null, at: new Date(state.now()).toISOString(), bytes, contentType: 'image/jpeg' },
-      });
+        fetch: {
+          state: 'ok',
+          error: null,
+          at: new Date(state.now()).toISOString(),
+          bytes: null,
+          contentType: 'image/jpeg',
+        },
+      };
+      held.push(image);
+      toDraw.push({ image, svg: scene(property.name, s) });
     }
     state.images.set(property.hotelid, held);
   }
+  const draw = async () => {
+    for (const { image, svg } of toDraw) {
+      try {
+        const { default: sharp } = await import('sharp');
+        const bytes = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+        if (image.fetch) image.fetch.bytes = bytes;
+      } catch (error) {
+        image.fetch = {
+          state: 'failed',
+          error: String(error),
+          at: image.fetch?.at ?? null,
+          bytes: null,
+          contentType: null,
+        };
+      }
+    }
+  };
+  /** Started at the latest by the first reader. */
+  const start = () => {
+    let running = drawing.get(state);
+    if (!running) drawing.set(state, (running = draw()));
+    return running;
+  };
+  drawings.set(state, start);
+  return start;
+}
+
+/** Resolves once the seeded photos' bytes are drawn (at once when none were seeded); starts the drawing if needed. */
+export function photosDrawn(state: EmulatorState): Promise<void> {
+  return drawings.get(state)?.() ?? Promise.resolve();
+}
+
+/** The drawing under way, if it started: what a stopping emulator waits for (it does not start one). */
+export function photosDrawing(state: EmulatorState): Promise<void> {
+  return drawing.get(state) ?? Promise.resolve();
 }

@@ -39,6 +39,8 @@ test('browser mode keeps the data folder owner-only: 0700, the database, -wal, -
     expect(mode(file), file).toBe(0o600);
   }
   const backups = join(app.dataDir, 'backups');
+  // The start's backup is taken just after the start (once the listener and the web host are up).
+  await expect.poll(() => existsSync(backups) && readdirSync(backups).length).toBeGreaterThan(0);
   expect(mode(backups)).toBe(0o700);
   const files = readdirSync(backups);
   expect(files.length).toBeGreaterThan(0);

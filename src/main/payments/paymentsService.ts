@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { z } from 'zod';
 import type { PaymentPartner, PaymentsView, partnerEntrySchema, partnerInputSchema } from '../../shared/payments';
 import { randomBytes } from 'node:crypto';
@@ -130,6 +129,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async qr(id: number): Promise<{ url: string; dataUrl: string }> {
       const row = ctx.rowOf(deps.provider(), id);
       if (!row.url) throw new AppFailure(refusal('url', 'This link has not been created yet: it has no address.'));
+      // Loaded on the first QR code, not at start (it brings a PNG encoder along).
+      const { default: QRCode } = await import('qrcode');
       const dataUrl = await QRCode.toDataURL(row.url, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
       return { url: row.url, dataUrl };
     },

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import exifReader from 'exif-reader';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
+import { loadSharp } from './sharp';
 import { MAX_PHOTO_BYTES, UPLOAD_LONG_EDGE } from '../../shared/photos';
 import { AppFailure, ErrorCode } from '../../shared/result';
 
@@ -129,6 +130,7 @@ export function createPhotoFiles(dataDir: string) {
         if (upload.received !== upload.bytes)
           throw unreadable(upload.fileName, `only ${upload.received} of its ${upload.bytes} bytes arrived.`);
         const input = readFileSync(staged);
+        const sharp = await loadSharp();
         let meta: Metadata;
         try {
           meta = await sharp(input).metadata();

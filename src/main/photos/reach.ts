@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp';
 import type { PhotoReach } from '../../shared/photos';
 import type { PushStatus } from '../../shared/push';
 import { isLoopbackHttp } from '../../shared/su/common';
@@ -46,6 +46,7 @@ export async function fetchImageBytes(url: string): Promise<Buffer | null> {
 
 /** A small JPEG of any image, as a data: URL (for thumbnails of images Su holds). */
 export async function smallJpeg(bytes: Buffer): Promise<string> {
+  const sharp = await loadSharp();
   const thumb = await sharp(bytes)
     .rotate()
     .resize({ width: 480, height: 480, fit: 'inside' })

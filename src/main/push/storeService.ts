@@ -20,6 +20,8 @@ import { createUptimeLog } from './uptime';
 
 /** A backup every few hours while the app runs (and one at each start after a sound check). */
 export const BACKUP_EVERY_MS = 4 * 60 * 60 * 1000;
+/** How long after the start its backup is taken: once the listener and the web host are up. */
+export const FIRST_BACKUP_AFTER_MS = 1000;
 const LAST_RESTORE_KEY = 'store.lastRestore';
 const RESTORE_PROBLEM_KEY = 'store.restoreProblem';
 const SHOW_RESTORE_FOR_MS = 7 * 24 * 60 * 60 * 1000;
@@ -39,6 +41,8 @@ export function createStoreService(deps: {
   settings: SettingsStore;
   now: () => number;
   everyMs?: number;
+  /** How long after `start` its backup is taken (default FIRST_BACKUP_AFTER_MS). */
+  firstBackupAfterMs?: number;
 }) {
   const { database, settings, now } = deps;
   const onDisk = database.path !== ':memory:';
@@ -136,12 +140,27 @@ export function createStoreService(deps: {
 
   if (onDisk) finishRestore();
 
+  /** The start's backup, when it is still to be taken. */
+  let firstBackup: NodeJS.Timeout | null = null;
+  function takeFirstBackup(): void {
+    if (!firstBackup) return;
+    clearTimeout(firstBackup);
+    firstBackup = null;
+    backupNow(true);
+  }
+
   return {
-    /** Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. */
+    /**
+     * Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. The
+     * start's backup (a VACUUM INTO of the whole file, longer as the inbox grows) is taken just after the start, once
+     * the listener and the window are up, or sooner when the backups are asked for or the store stops; the file's
+     * check it relies on (`quick_check`) ran when the database was opened, before anything is acknowledged.
+     */
     start(): void {
       if (!started) {
         started = true;
-        backupNow(true);
+        firstBackup = setTimeout(takeFirstBackup, deps.firstBackupAfterMs ?? FIRST_BACKUP_AFTER_MS);
+        firstBackup.unref();
       }
       if (onDisk && !timer) {
         timer = setInterval(() => backupNow(), deps.everyMs ?? BACKUP_EVERY_MS);
@@ -149,6 +168,7 @@ export function createStoreService(deps: {
       }
     },
     stop(): void {
+      takeFirstBackup();
       if (timer) clearInterval(timer);
       timer = null;
     },
@@ -158,6 +178,7 @@ export function createStoreService(deps: {
       return writeProbe(database.db);
     },
     status(): StoreStatus {
+      takeFirstBackup();
       const problem = database.health.problem();
       const damaged = problem?.kind === 'damaged';
       const last = settings.get<LastRestore>(LAST_RESTORE_KEY) ?? null;

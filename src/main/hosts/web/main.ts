@@ -1,59 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { demoInfoFile } from '../../demo/demoProvider';
-import { startCoreWithDemo } from '../../demo/startCore';
-import { readRuntimeConfig } from '../../config/runtimeConfig';
-import { createFileSecretStore } from '../../config/secretStore';
-import { createConfSettingsStore } from '../../config/settingsStore';
-import { makeDataFolderOwnerOnly } from './dataFolder';
-import { startWebHostWithSession } from './webSession';
-import { errorText } from '../../../shared/result';
+import { enableCompileCache } from 'node:module';
 
-/** `npm run web`: the core under plain Node, served to a browser on 127.0.0.1. */
-async function main(): Promise<void> {
-  const config = readRuntimeConfig();
-  // Owner-only before anything is written: the folder 0700, its files (database, -wal/-shm, backups) 0600.
-  makeDataFolderOwnerOnly(config.dataDir);
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
-    version: string;
-  };
-  const core = await startCoreWithDemo({
-    host: 'browser',
-    version: pkg.version,
-    dataDir: config.dataDir,
-    settings: createConfSettingsStore(config.dataDir),
-    secrets: createFileSecretStore(config.dataDir),
-    forceDemo: config.forceDemo,
-    demoRun: { deliveries: config.demoDeliveries },
-    pushEnv: config.push,
+// `npm run web`: browser mode. V8's compiled code of the app and its modules is kept on disk (Node's compile cache,
+// in the temp folder, keyed by each file's contents), so a start after the first compiles almost nothing: loading
+// the modules is most of the core's start (bench/RESULTS.md, "Core start and memory"). Without a writable cache
+// folder Node just compiles as before. Everything else is imported after, so that it is cached too.
+enableCompileCache();
+try {
+  const { runWebApp } = await import('./webApp');
+  await runWebApp({
+    packageJson: new URL('../../package.json', import.meta.url),
+    rendererDir: new URL('../renderer', import.meta.url),
   });
-  // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.
-  const web = await startWebHostWithSession({
-    core,
-    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
-    port: config.webPort,
-    dataDir: config.dataDir,
-  });
-  console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
-  console.log(`Data folder: ${config.dataDir}`);
-  const push = core.push.status();
-  console.log(push.listening ? `Receiving pushes at ${push.localUrl}` : `Not receiving pushes: ${push.error}`);
-  const demo = core.demo.status();
-  console.log(
-    demo.running
-      ? `Demo provider (Su emulator): ${demo.mainUrl}; its control API and token (for developers): ${demoInfoFile(config.dataDir)}`
-      : 'Demo provider: not running (it runs while the demo is the active provider)',
-  );
-  const stop = () =>
-    void web
-      .close()
-      .then(() => core.close())
-      .finally(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  console.error(`Innkeeper could not start: ${errorText(error)}`);
+} catch (error) {
+  console.error(`Innkeeper could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
-});
+}

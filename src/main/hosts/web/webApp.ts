@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { demoInfoFile } from '../../demo/demoProvider';
+import { startCoreWithDemo } from '../../demo/startCore';
+import { readRuntimeConfig } from '../../config/runtimeConfig';
+import { createFileSecretStore } from '../../config/secretStore';
+import { createConfSettingsStore } from '../../config/settingsStore';
+import { makeDataFolderOwnerOnly } from './dataFolder';
+import { startWebHostWithSession } from './webSession';
+
+/** Where the built app's files are, found by the entry (out/main/web.js): this module may sit in a chunk folder. */
+export interface WebAppFiles {
+  packageJson: URL;
+  rendererDir: URL;
+}
+
+/** The core under plain Node, served to a browser on 127.0.0.1 (started by main.ts). */
+export async function runWebApp(files: WebAppFiles): Promise<void> {
+  const config = readRuntimeConfig();
+  // Owner-only before anything is written: the folder 0700, its files (database, -wal/-shm, backups) 0600.
+  makeDataFolderOwnerOnly(config.dataDir);
+  const pkg = JSON.parse(readFileSync(fileURLToPath(files.packageJson), 'utf8')) as {
+    version: string;
+  };
+  const core = await startCoreWithDemo({
+    host: 'browser',
+    version: pkg.version,
+    dataDir: config.dataDir,
+    settings: createConfSettingsStore(config.dataDir),
+    secrets: createFileSecretStore(config.dataDir),
+    forceDemo: config.forceDemo,
+    demoRun: { deliveries: config.demoDeliveries },
+    pushEnv: config.push,
+  });
+  // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.
+  const web = await startWebHostWithSession({
+    core,
+    rendererDir: fileURLToPath(files.rendererDir),
+    port: config.webPort,
+    dataDir: config.dataDir,
+  });
+  console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
+  console.log(`Data folder: ${config.dataDir}`);
+  const push = core.push.status();
+  console.log(push.listening ? `Receiving pushes at ${push.localUrl}` : `Not receiving pushes: ${push.error}`);
+  const demo = core.demo.status();
+  console.log(
+    demo.running
+      ? `Demo provider (Su emulator): ${demo.mainUrl}; its control API and token (for developers): ${demoInfoFile(config.dataDir)}`
+      : 'Demo provider: not running (it runs while the demo is the active provider)',
+  );
+  const stop = () =>
+    void web
+      .close()
+      .then(() => core.close())
+      .finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

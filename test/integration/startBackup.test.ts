@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { listBackups } from '../../src/main/db/backup';
+import { openDatabase, type Database } from '../../src/main/db/database';
+import { createStoreService } from '../../src/main/push/storeService';
+import { eventually } from '../support/eventually';
+import { tempDir } from '../support/tempDir';
+
+/**
+ * The start's backup (VACUUM INTO of the whole file) is taken just after the start rather than before the listener
+ * answers, and never skipped: when its time comes, when the backups are asked for, or when the store stops.
+ */
+describe('the backup at start', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let database: Database;
+  beforeEach(() => {
+    dir = tempDir();
+    database = openDatabase(join(dir.path, 'innkeeper.db'));
+  });
+  afterEach(() => {
+    database.close();
+    dir.remove();
+  });
+  const store = (firstBackupAfterMs: number) =>
+    createStoreService({ database, settings: createConfSettingsStore(dir.path), now: Date.now, firstBackupAfterMs });
+
+  it('is not taken during start, and is taken when the backups are first asked for', () => {
+    const service = store(60_000);
+    service.start();
+    expect(listBackups(database.path)).toEqual([]);
+    const listed = service.status().backups;
+    expect(listed).toHaveLength(1);
+    expect(listBackups(database.path).map((b) => b.file)).toEqual(listed.map((b) => b.file));
+    // Once per run: asking again takes no second one.
+    expect(service.status().backups).toHaveLength(1);
+    service.stop();
+  });
+
+  it('is taken by itself once its time comes', async () => {
+    const service = store(0);
+    service.start();
+    const backups = await eventually(
+      async () => listBackups(database.path),
+      (b) => b.length === 1,
+    );
+    expect(backups).toHaveLength(1);
+    service.stop();
+  });
+
+  it('is taken when the store stops before its time', () => {
+    const service = store(60_000);
+    service.start();
+    service.stop();
+    expect(listBackups(database.path)).toHaveLength(1);
+  });
+});
