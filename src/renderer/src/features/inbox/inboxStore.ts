@@ -19,6 +19,12 @@ import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
 
 export type ChannelFilter = 'all' | MessagingChannel;
 
+/**
+ * How long typing must pause before a search is asked for: long enough that a word typed in one go is one search,
+ * short enough not to be waited for (the core answers in a few ms; an answer for text typed over is dropped).
+ */
+export const SEARCH_PAUSE_MS = 80;
+
 /** Pushes can come in bursts: the visible page is fetched again at most this often. */
 const REFRESH_EVERY_MS = 150;
 
@@ -57,7 +63,8 @@ export const useInboxStore = defineStore('inbox', () => {
   };
   const list = usePagedThreads(query, (page) => api['inbox.threads'](page));
   const filtered = computed(() => Object.keys(query()).length > 0);
-  watch([channel, hotelId, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.reset());
+  // What is on screen stays until the answer for the new filters replaces it (no blank list between keystrokes).
+  watch([channel, hotelId, unreadOnly, needsReplyOnly, () => search.value.trim()], () => void list.replace());
 
   function clearFilters() {
     channel.value = 'all';
@@ -338,6 +345,10 @@ export const useInboxStore = defineStore('inbox', () => {
     rows: list.rows,
     total: list.total,
     listLoading: list.loading,
+    /** New filters asked for; the rows on screen are those of the previous ones until the answer comes. */
+    listReplacing: list.replacing,
+    /** Changes when the rows are replaced whole: the list is shown from its top. */
+    listGeneration: list.generation,
     listError: list.error,
     /** The scroller shows rows first..last: fetch what they need. */
     showRows: list.show,

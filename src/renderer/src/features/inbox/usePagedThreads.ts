@@ -22,9 +22,14 @@ export function usePagedThreads(
   const rows = shallowRef<readonly (ThreadSummary | null)[]>([]);
   const total = ref<number | null>(null);
   const loading = ref(false);
+  /** New filters asked for while the rows of the previous ones stay on screen (see {@link replace}). */
+  const replacing = ref(false);
+  /** Counts the times the rows were replaced whole (other filters): a list shown from its top again. */
+  const generation = ref(0);
   const error = shallowRef<AppError | null>(null);
 
   let epoch = 0; // bumps when the filters change: answers for older filters are dropped
+  let rowsEpoch = 0; // the filters the rows on screen belong to
   let seq = 0; // numbers every request, so an older answer never replaces a newer one
   let validFrom = 0; // answers to requests older than this are stale: the inbox changed since
   const applied = new Map<number, number>(); // page → request number of the answer shown
@@ -44,13 +49,19 @@ export function usePagedThreads(
     });
     if (pending.get(page) === request) pending.delete(page);
     if (requestEpoch !== epoch || (applied.get(page) ?? 0) > request) return;
+    if (requestEpoch !== rowsEpoch) replacing.value = false;
     if (!result.ok) {
       error.value = result.error;
+      // The rows of the previous filters are not shown as if they were the answer to these.
+      if (requestEpoch !== rowsEpoch) clearRows();
       return;
     }
     error.value = null;
     const { total: count, threads } = result.value;
-    const before = rows.value;
+    // New filters' first answer replaces the rows on screen whole; later pages fill in around what is there.
+    const before = requestEpoch === rowsEpoch ? rows.value : [];
+    if (requestEpoch !== rowsEpoch) generation.value++;
+    rowsEpoch = requestEpoch;
     const next = Array.from({ length: count }, (_, i) => before[i] ?? null);
     threads.forEach((t, i) => {
       const at = page * THREAD_PAGE_SIZE + i;
@@ -70,19 +81,41 @@ export function usePagedThreads(
     for (let page = from; page <= to; page++) if (!fresh(page)) void fetchPage(page);
   }
 
-  /** Starts over (the filters changed): the first page decides how many rows there are. */
-  async function reset(): Promise<void> {
+  function clearRows() {
+    rows.value = [];
+    total.value = null;
+    rowsEpoch = epoch;
+    generation.value++;
+  }
+
+  /** Forgets every answer so far: what is asked from now on is for the current filters, from the top. */
+  function startOver() {
     epoch++;
     applied.clear();
     pending.clear();
     validFrom = seq + 1;
     visible = { first: 0, last: THREAD_PAGE_SIZE };
-    rows.value = [];
-    total.value = null;
+  }
+
+  /** Starts over with nothing on screen (the first visit, Try again): the first page decides how many rows there are. */
+  async function reset(): Promise<void> {
+    startOver();
+    clearRows();
     error.value = null;
     loading.value = true;
     await fetchPage(0);
     loading.value = false;
+  }
+
+  /**
+   * The filters changed (the owner types a search): the rows on screen stay until the first page for the new
+   * filters arrives and replaces them whole; an answer for filters typed over before it came is dropped.
+   */
+  async function replace(): Promise<void> {
+    if (total.value === null) return reset(); // nothing on screen to keep
+    startOver();
+    replacing.value = true;
+    await fetchPage(0);
   }
 
   /** Something changed: what is on screen is fetched again now, every other page when it next shows. */
@@ -105,5 +138,5 @@ export function usePagedThreads(
     rows.value = next;
   }
 
-  return { rows, total, loading, error, show, reset, refresh, patch };
+  return { rows, total, loading, replacing, generation, error, show, reset, replace, refresh, patch };
 }

@@ -1,0 +1,139 @@
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import PrimeVue from 'primevue/config';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ThreadPage, ThreadSummary } from '@shared/inbox';
+import { ok } from '@shared/result';
+import { SEARCH_PAUSE_MS, useInboxStore } from '@renderer/features/inbox/inboxStore';
+import ThreadFilters from '@renderer/features/inbox/ThreadFilters.vue';
+import { installFakeApi, settle } from './fakeApi';
+
+// Issue 15, search in a blink, in the renderer: a short pause, what is on screen stays until the answer for what was
+// typed replaces it whole, and an answer for text typed over is dropped.
+
+const row = (id: number, preview: string): ThreadSummary => ({
+  id,
+  channel: '19',
+  channelName: 'Booking.com',
+  guestName: null,
+  guestLabel: `Booking 40${id}`,
+  hotelId: 'H1',
+  propertyName: 'Harbour View',
+  listingName: null,
+  preview,
+  lastMessageAt: 1,
+  unread: 0,
+  needsReply: false,
+  checkIn: null,
+  checkOut: null,
+  done: false,
+  hasDraft: false,
+});
+
+const page = (total: number, threads: ThreadSummary[], offset = 0): ThreadPage => ({ total, offset, threads });
+const ids = (rows: readonly (ThreadSummary | null)[]) => rows.map((r) => r?.id ?? null);
+
+/** The inbox with 150 conversations on screen (two pages: 100 rows and 50). */
+async function listed() {
+  const core = installFakeApi();
+  const inbox = useInboxStore();
+  const loading = inbox.loadList();
+  const all = Array.from({ length: 150 }, (_, i) => row(i + 1, 'Hello'));
+  core.pending('inbox.threads')[0]!.answer(ok(page(150, all.slice(0, 100))));
+  await loading;
+  inbox.showRows(100, 150);
+  core.pending('inbox.threads')[0]!.answer(ok(page(150, all.slice(100), 100)));
+  await settle();
+  expect(inbox.rows.every((r) => r !== null)).toBe(true);
+  return { core, inbox };
+}
+
+describe('the thread list while the owner searches', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('keeps the rows on screen until the answer comes, then replaces them whole', async () => {
+    const { core, inbox } = await listed();
+    const generation = inbox.listGeneration;
+    inbox.search = 'parking';
+    await settle();
+    const asked = core.pending('inbox.threads');
+    expect(asked.map((c) => c.args)).toEqual([{ search: 'parking', offset: 0, limit: 100 }]);
+    // Not a blank list, not the skeleton: the previous rows, marked as being replaced.
+    expect(inbox.rows).toHaveLength(150);
+    expect([inbox.total, inbox.listLoading, inbox.listReplacing]).toEqual([150, false, true]);
+
+    asked[0]!.answer(ok(page(2, [row(7, 'Is there parking?'), row(9, 'Free parking')])));
+    await settle();
+    // Nothing of the previous list is left behind (its second page included).
+    expect(ids(inbox.rows)).toEqual([7, 9]);
+    expect([inbox.total, inbox.listReplacing]).toEqual([2, false]);
+    expect(inbox.listGeneration).toBe(generation + 1); // shown from its top
+  });
+
+  it('drops the answer for text typed over, whenever it arrives', async () => {
+    const { core, inbox } = await listed();
+    inbox.search = 'par';
+    await settle();
+    inbox.search = 'parking';
+    await settle();
+    const [older, newer] = core.pending('inbox.threads');
+    expect([older!.args, newer!.args]).toMatchObject([{ search: 'par' }, { search: 'parking' }]);
+
+    newer!.answer(ok(page(1, [row(7, 'Is there parking?')])));
+    await settle();
+    older!.answer(ok(page(40, [row(3, 'Paris'), row(7, 'Is there parking?')])));
+    await settle();
+    expect(ids(inbox.rows)).toEqual([7]);
+    expect(inbox.total).toBe(1);
+
+    // And the other way round: the older answer first is not shown either, the newer one replaces the rows.
+    inbox.search = 'bre';
+    await settle();
+    inbox.search = 'breakfast';
+    await settle();
+    const [bre, breakfast] = core.pending('inbox.threads');
+    bre!.answer(ok(page(30, [row(4, 'Bread?')])));
+    await settle();
+    expect([ids(inbox.rows), inbox.listReplacing]).toEqual([[7], true]);
+    breakfast!.answer(ok(page(1, [row(5, 'Is breakfast included?')])));
+    await settle();
+    expect([ids(inbox.rows), inbox.total, inbox.listReplacing]).toEqual([[5], 1, false]);
+  });
+
+  it('a search the core could not answer does not leave the previous rows looking like its answer', async () => {
+    const { core, inbox } = await listed();
+    inbox.search = 'parking';
+    await settle();
+    core.pending('inbox.threads')[0]!.answer({
+      ok: false,
+      error: { code: 'network', message: 'Innkeeper is not running.', retryable: true },
+    });
+    await settle();
+    expect([inbox.rows.length, inbox.total, inbox.listError?.message]).toEqual([0, null, 'Innkeeper is not running.']);
+  });
+});
+
+describe('the search box', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    vi.useFakeTimers();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('asks once typing pauses, for what was typed last', async () => {
+    installFakeApi({ 'inbox.threads': () => ok(page(0, [])) });
+    const inbox = useInboxStore();
+    const wrapper = mount(ThreadFilters, { global: { plugins: [PrimeVue] } });
+    const box = wrapper.get('input[aria-label="Search conversations"]');
+    for (const text of ['p', 'pa', 'par', 'park']) {
+      await box.setValue(text);
+      vi.advanceTimersByTime(SEARCH_PAUSE_MS - 1);
+    }
+    expect(inbox.search).toBe(''); // still typing
+    vi.advanceTimersByTime(1);
+    expect(inbox.search).toBe('park');
+    // Shorter than the 250 ms it was, and long enough to be one search for a word typed in one go.
+    expect(SEARCH_PAUSE_MS).toBeLessThan(250);
+    wrapper.unmount();
+  });
+});
