@@ -126,13 +126,7 @@ export type InnkeeperApi = {
  */
 export const MAX_CALL_BYTES = 1024 * 1024;
 
-/**
- * Browser mode: the unauthenticated address where the web host proves it knows the session token before the page
- * sends it. `GET SESSION_PROOF_PATH?nonce=<page's random nonce>` answers, as text, the base64url
- * HMAC-SHA256 keyed with the token of `sessionProofMessage(nonce, port)` — bound to the port it listens on, so
- * the app's proof cannot be relayed by a program on another port.
- */
-export const SESSION_PROOF_PATH = '/api/session-proof';
-export const sessionProofMessage = (nonce: string, port: number) => `innkeeper-session-proof:${port}:${nonce}`;
+// Browser mode's session proof (its own module: the renderer's HTTP client imports it without the schemas).
+export { SESSION_PROOF_PATH, sessionProofMessage } from './sessionProof';
 
 export type { AppError, Result };

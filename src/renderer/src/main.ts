@@ -5,7 +5,6 @@ import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
 import { connect, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
-import NoSession from '@renderer/shell/NoSession.vue';
 import { InnkeeperTheme } from '@renderer/ui/theme';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
@@ -19,5 +18,8 @@ if (api) {
   setApi(api);
   createApp(App).use(createPinia()).use(createAppRouter()).use(PrimeVue, primeVue).use(ToastService).mount('#app');
 } else {
-  createApp(NoSession).use(PrimeVue, primeVue).mount('#app');
+  // Loaded only here: the page that says how to open the app is not part of the app's first screen.
+  void import('@renderer/shell/NoSession.vue').then(({ default: NoSession }) =>
+    createApp(NoSession).use(PrimeVue, primeVue).mount('#app'),
+  );
 }

@@ -1,13 +1,8 @@
-import {
-  METHODS,
-  SESSION_PROOF_PATH,
-  sessionProofMessage,
-  type ContractEvents,
-  type EventName,
-  type InnkeeperApi,
-  type Method,
-} from '@shared/contract';
+// Types only from the contract: its module holds every method's argument schema (zod), which the page does not need
+// to call the core (the core validates) and would otherwise load before the first screen.
+import type { ContractEvents, EventName, InnkeeperApi, Method } from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
+import { SESSION_PROOF_PATH, sessionProofMessage } from '@shared/sessionProof';
 import { setCoreLink } from './link';
 
 const STORAGE_KEY = 'innkeeper.session';
@@ -157,14 +152,23 @@ export function createHttpApi(token: string): InnkeeperApi {
     }
   };
 
-  const api: Record<string, unknown> = {};
-  for (const method of METHODS) api[method] = (args: unknown) => call(method, args);
-  api.on = <E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void) => {
+  const on = <E extends EventName>(event: E, listener: (payload: ContractEvents[E]) => void) => {
     const set = listeners.get(event) ?? new Set();
     set.add(listener as (p: unknown) => void);
     listeners.set(event, set);
     void connect();
     return () => set.delete(listener as (p: unknown) => void);
   };
-  return api as InnkeeperApi;
+  // Every other name is a contract method, called as `api['inbox.threads'](args)`; the type allows only the
+  // contract's names, and the core answers any other with an error. One function per name, made on first use.
+  // `then` is not a method: the API is not a promise when returned from an async function.
+  const methods = new Map<string, (args: unknown) => Promise<Result<unknown>>>();
+  const method = (name: string) => {
+    let fn = methods.get(name);
+    if (!fn) methods.set(name, (fn = (args: unknown) => call(name as Method, args)));
+    return fn;
+  };
+  return new Proxy({} as InnkeeperApi, {
+    get: (_, name) => (name === 'on' ? on : typeof name === 'string' && name !== 'then' ? method(name) : undefined),
+  });
 }

@@ -1,9 +1,4 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
-import ConnectionView from '@renderer/features/connection/ConnectionView.vue';
-import InboxView from '@renderer/features/inbox/InboxView.vue';
-import PaymentsView from '@renderer/features/payments/PaymentsView.vue';
-import PropertyView from '@renderer/features/property/PropertyView.vue';
-import RatesView from '@renderer/features/rates/RatesView.vue';
 import { setScreenTitle } from './title';
 
 /** What a screen shows in the navigation. Only screens that exist are listed. */
@@ -11,6 +6,16 @@ export interface NavMeta {
   title: string;
   icon: string;
 }
+
+// Each screen is its own chunk, loaded when the owner first opens it: the first screen waits only for the shell and
+// its own code (bench/RESULTS.md, "First screen"). The router keeps the previous screen on view until the next one
+// has loaded, so nothing half-drawn shows meanwhile; after the first screen the others load in idle moments
+// (loadScreensWhenIdle).
+const InboxView = () => import('@renderer/features/inbox/InboxView.vue');
+const RatesView = () => import('@renderer/features/rates/RatesView.vue');
+const PropertyView = () => import('@renderer/features/property/PropertyView.vue');
+const PaymentsView = () => import('@renderer/features/payments/PaymentsView.vue');
+const ConnectionView = () => import('@renderer/features/connection/ConnectionView.vue');
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/inbox' },
@@ -53,6 +58,29 @@ export const routes: RouteRecordRaw[] = [
   },
   { path: '/:pathMatch(.*)*', redirect: '/inbox' },
 ];
+
+const screens = [InboxView, RatesView, PropertyView, PaymentsView, ConnectionView];
+
+/**
+ * Once the first screen is up (the shell calls this after its first loads, and a second later): the other screens'
+ * code, one screen per idle moment. Opening a screen is then instant, and still works in browser mode while the app
+ * is stopped (its files come from the app's own server). A screen that failed to load is tried again when opened.
+ * Returns what stops it (the shell unmounted).
+ */
+export function loadScreensWhenIdle(): () => void {
+  let stopped = false;
+  const idle = (run: () => void) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 50);
+  const next = (i: number) => {
+    const then = () => next(i + 1);
+    if (!stopped && i < screens.length) idle(() => void (stopped || screens[i]!().then(then, then)));
+  };
+  const timer = setTimeout(() => next(0), 1_000);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
 
 /**
  * The app's router. Hash history: the same URLs work from file:// in Electron and from the loopback server in
