@@ -187,9 +187,8 @@ async function main() {
   ).n;
   database.close();
   rmSync(dataDir, { recursive: true, force: true });
-  console.log(
-    `core ready after ${ready.toFixed(0)} ms; acknowledged (measured rounds) ${acknowledged}; stored ${stored}`,
-  );
+  console.log(`core ready after ${ready.toFixed(0)} ms; acknowledged ${acknowledged}; stored ${stored}`);
+  if (stored < acknowledged) throw new Error(`${acknowledged - stored} acknowledged pushes are not in the file`);
 
   writeSection(
     'push',
