@@ -14,11 +14,28 @@ export const rendererAliases = {
   '@renderer': resolve('src/renderer/src'),
 };
 
+/** The core's dependencies bundled into it rather than loaded from node_modules at start. */
+const BUNDLED_IN_CORE = [
+  'zod',
+  'fastify',
+  '@fastify/static',
+  '@fastify/websocket',
+  '@fastify/rate-limit',
+  'axios',
+  'conf',
+  'libphonenumber-js',
+  'qrcode',
+  'exif-reader',
+];
+
 // Three bundles: the core + hosts (main: Electron entry, browser-mode entry, emulator CLI), the sandboxed
 // preload (CommonJS, every import bundled: a sandboxed preload cannot load modules), and the Vue renderer.
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin()],
+    // The pure-JavaScript dependencies are bundled into the core: loading them file by file (hundreds of small
+    // modules, each resolved, read and compiled) was most of the core's start (bench/RESULTS.md, "Core start and
+    // memory"). Native ones (sharp, ngrok) and the Electron-only store stay external.
+    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_CORE })],
     build: {
       outDir: 'out/main',
       rollupOptions: {

@@ -118,7 +118,18 @@ function seedData(dir: string, count: number, today: string) {
     const setup = setupOf(p);
     const targets = targetsOf(setup);
     rates.saveSetup(setup);
-    const book = applyToBook(new Map(), randomEdits(targets, RECORD_EDITS, today, 365, 14));
+    // As in bench/rates-calendar.ts: a rule of the record and a drafted week in view at first, then random edits.
+    const inView = (target: Target, days: number, rule: ChannelRule): RuleEdit => ({
+      target,
+      from: today,
+      to: addDays(today, days - 1),
+      channels: CHANNELS,
+      rule,
+    });
+    const book = applyToBook(new Map(), [
+      inView(targets[0]!.target, 14, { type: 'Decrease', value: 1 }),
+      ...randomEdits(targets, RECORD_EDITS - 1, today, 365, 14),
+    ]);
     database.transaction(() => {
       for (const [target, days] of book)
         for (const [day, set] of days) {
@@ -129,7 +140,10 @@ function seedData(dir: string, count: number, today: string) {
     rates.saveDraft({
       hotelId: setup.hotelId,
       name: 'Bench draft',
-      edits: randomEdits(targets, DRAFT_EDITS, today, MAX_DAYS_AHEAD - 7, 7),
+      edits: [
+        inView(targets[1]!.target, 7, { type: 'Fixed', value: 99.5 }),
+        ...randomEdits(targets, DRAFT_EDITS - 1, today, MAX_DAYS_AHEAD - 7, 7),
+      ],
     });
   }
   const hotels = rates.properties().map((p) => p.hotelId);
