@@ -7,13 +7,14 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fixtureText } from '../test/support/fixtures';
 import { machineLine, writeSection } from './results';
 import { seedInbox } from './seedInbox';
 
+const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PUSHES = 10_000;
 const root = join(import.meta.dirname, '..');
@@ -24,6 +25,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
+
+/** CPU time (user + system, every thread) a process has used, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 /** VmRSS and VmHWM (peak) of a process, in KiB. */
 function memory(pid: number): { rss: number; peak: number } {
@@ -36,6 +43,8 @@ interface Started {
   child: ChildProcess;
   listening: number;
   firstCall: number;
+  /** CPU time used until the first call was answered. */
+  cpu: number;
   call: (method: string, args?: unknown) => Promise<unknown>;
   pushUrl: string | null;
   stop: () => Promise<void>;
@@ -73,6 +82,7 @@ async function startWeb(dataDir: string, env: Record<string, string> = {}): Prom
   };
   await call('app.info');
   const firstCall = performance.now() - t0;
+  const cpu = cpuMs(child.pid!);
   // Printed once the listener started, after "Open:" (the web host and the core are up by then).
   await new Promise<void>((resolve) => {
     const check = () => (/Receiving pushes at|Not receiving pushes/.test(output) ? resolve() : setTimeout(check, 5));
@@ -85,20 +95,33 @@ async function startWeb(dataDir: string, env: Record<string, string> = {}): Prom
     child.kill('SIGTERM');
     await exited;
   };
-  return { child, listening, firstCall, call, pushUrl, stop };
+  return { child, listening, firstCall, cpu, call, pushUrl, stop };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function browserMode() {
-  const first = { listening: [] as number[], call: [] as number[], rss: [] as number[], settled: [] as number[] };
-  const later = { listening: [] as number[], call: [] as number[], rss: [] as number[], settled: [] as number[] };
+  const first = {
+    listening: [] as number[],
+    call: [] as number[],
+    cpu: [] as number[],
+    rss: [] as number[],
+    settled: [] as number[],
+  };
+  const later = {
+    listening: [] as number[],
+    call: [] as number[],
+    cpu: [] as number[],
+    rss: [] as number[],
+    settled: [] as number[],
+  };
   for (let run = 0; run < RUNS; run++) {
     const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-start-'));
     for (const figures of [first, later]) {
       const app = await startWeb(dir);
       figures.listening.push(app.listening);
       figures.call.push(app.firstCall);
+      figures.cpu.push(app.cpu);
       figures.rss.push(memory(app.child.pid!).rss);
       // Settled: the demo's sample inbox delivered, the demo's photos drawn, the first backup taken.
       await sleep(4000);
@@ -197,7 +220,7 @@ async function main() {
   const rss = (label: string, xs: number[]) => `| ${label} | median ${mib(median(xs))} (${xs.map(mib).join(', ')}) |`;
   const markdown = `## Core start and memory (\`npm run bench:start\`)
 
-${machineLine()}; ${RUNS} runs of each. Browser mode as \`npm run web\` runs it after its build: \`node out/main/web.js\`
+${machineLine()} (load average ${LOAD_AT_START}: other engineers' tests and benchmarks ran on the same 2 cores); ${RUNS} runs of each. Browser mode as \`npm run web\` runs it after its build: \`node out/main/web.js\`
 spawned with a free web and push port, timed from the spawn (Node's own start included) to the web host listening
 (its "Open:" line) and to the core answering its first call (\`app.info\` over /api/call). The first start is on an
 empty data folder (migrations, the demo's rooms, property and payment accounts entered); a later start opens the same
@@ -208,8 +231,10 @@ acknowledges anything.
 | --- | --- |
 ${row('first start: process spawned → web host listening', browser.first.listening)}
 ${row('first start: → first call answered ("core ready")', browser.first.call)}
+${row('… CPU time the core used until then (user + system, all threads)', browser.first.cpu)}
 ${row('later start: process spawned → web host listening', browser.later.listening)}
 ${row('later start: → first call answered ("core ready")', browser.later.call)}
+${row('… CPU time the core used until then', browser.later.cpu)}
 | in-process \`startCoreWithDemo\` (createCore + demo provider + start), after ${ms(core.imports)} of imports under tsx | first start median ${ms(median(core.first))} (${list(core.first)}); later start median ${ms(median(core.later))} (${list(core.later)}) |
 ${rss('core RSS at "core ready", first start (demo, sample inbox on its way)', browser.first.rss)}
 ${rss('… 4 s later (sample inbox delivered, demo photos drawn, backup taken)', browser.first.settled)}

@@ -4,6 +4,7 @@
 // the record and diffed day by day), plus the core's `rates.properties` and `rates.book` behind the screen.
 // Run: npm run bench:scale   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
 import { chromium, type Page } from '@playwright/test';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumLaunch } from '../playwright.config';
@@ -19,6 +20,7 @@ import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
 import { machineLine, writeSection } from './results';
 
+const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PROPERTIES = 50;
 const CHANNELS = ['244', '19', '9'];
@@ -275,7 +277,7 @@ async function main() {
     `| ${label} | ${ms(median(of(one)))} (${list(of(one))}) | ${ms(median(of(many)))} (${list(of(many))}) |`;
   const markdown = `## Scale: ${PROPERTIES} properties × 10 rooms (\`npm run bench:scale\`)
 
-${machineLine()}. Each property as in "Rates calendar in Chromium": 10 rooms × (inventory + 3 rate plans) × 3
+${machineLine()} (load average ${LOAD_AT_START}: other engineers' tests and benchmarks ran on the same 2 cores). Each property as in "Rates calendar in Chromium": 10 rooms × (inventory + 3 rate plans) × 3
 channels, a record of ${RECORD_EDITS.toLocaleString('en')} random edits over the next 365 days and a draft of ${DRAFT_EDITS} edits over the 501 days.
 One property against ${PROPERTIES} (${many.seeded.ruleRows.toLocaleString('en')} record target-days; seeded in ${many.seedSeconds.toFixed(0)} s), in the same run and the
 same build; the calendar shows the first property (the screen's choice on a first visit). First render: ${RUNS} runs,
