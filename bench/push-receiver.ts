@@ -10,7 +10,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/main/db/database';
-import { ACKNOWLEDGEMENT } from '../src/main/push/ingest';
+import { basicAuthMatches } from '../src/main/push/basicAuth';
+import { createGroupWriter } from '../src/main/push/groupWriter';
+import { ACKNOWLEDGEMENT, ingestPush } from '../src/main/push/ingest';
 import { fixtureText } from '../test/support/fixtures';
 import { machineLine, writeSection } from './results';
 
@@ -28,11 +30,46 @@ if (process.argv.includes('--bare')) {
   bare.post('/push', async () => ACKNOWLEDGEMENT);
   await bare.listen({ port: 0, host: '127.0.0.1' });
   console.log(`port ${(bare.server.address() as { port: number }).port}`);
+} else if (process.argv.includes('--filing')) {
+  await serveFiling(process.argv.at(-1) === 'grouped' ? 'grouped' : 'per-push');
 } else {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
+}
+
+/**
+ * The filing alone, before and after, in identical servers on a fresh database (same auth check, same body
+ * parser): `per-push` commits each push in its own transaction (ingestPush, as the receiver did before), `grouped`
+ * through the group writer (as it does now).
+ */
+async function serveFiling(mode: 'grouped' | 'per-push'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-filing-'));
+  const database = openDatabase(join(dir, 'innkeeper.db'));
+  const writer = createGroupWriter(database);
+  const server = Fastify();
+  const accepted = [{ username: USER, password: PASSWORD }];
+  server.addHook('onRequest', async (request, reply) => {
+    if (!basicAuthMatches(request.headers.authorization, accepted)) return reply.code(401).send();
+  });
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  server.post('/push', async (request) => {
+    const raw = request.body as Buffer;
+    if (mode === 'grouped') await writer.submit({ raw, now: Date.now(), source: null });
+    else ingestPush(database, raw, Date.now());
+    return ACKNOWLEDGEMENT;
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  process.on('SIGTERM', () => {
+    void server.close().then(() => {
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+  console.log(`port ${(server.server.address() as { port: number }).port}`);
 }
 
 interface Figures {
@@ -177,6 +214,34 @@ async function main() {
     );
   }
   await stop(app.child);
+
+  // Before and after, the filing alone: one commit per push against grouped commits, alternating, same run.
+  const self = join(import.meta.dirname, 'push-receiver.ts');
+  const perPush = await spawnUntil(['--import', 'tsx', self, '--filing', 'per-push'], {}, /port (\d+)/);
+  const grouped = await spawnUntil(['--import', 'tsx', self, '--filing', 'grouped'], {}, /port (\d+)/);
+  const urlOf = (s: { match: RegExpExecArray }) => `http://127.0.0.1:${s.match[1]}/push`;
+  await load(urlOf(perPush), 8, { authorization: auth });
+  await load(urlOf(grouped), 8, { authorization: auth });
+  const filingRows: string[] = [];
+  for (const connections of [1, 32]) {
+    const before: Figures[] = [];
+    const after: Figures[] = [];
+    const plain: Figures[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      before.push(await load(urlOf(perPush), connections, { authorization: auth }));
+      after.push(await load(urlOf(grouped), connections, { authorization: auth }));
+      plain.push(await load(bareUrl, connections, {}));
+      console.log(
+        `${connections} conn, round ${round + 1}: one commit per push ${before.at(-1)!.rps.toFixed(0)}/s p99 ${before.at(-1)!.p99} ms | grouped ${after.at(-1)!.rps.toFixed(0)}/s p99 ${after.at(-1)!.p99} ms | bare ${plain.at(-1)!.rps.toFixed(0)}/s`,
+      );
+    }
+    const m = (list: Figures[], key: keyof Figures) => median(list.map((f) => f[key]));
+    filingRows.push(
+      `| ${connections} | ${m(before, 'rps').toFixed(0)} | ${m(before, 'p50')} | ${m(before, 'p99')} | ${m(after, 'rps').toFixed(0)} | ${m(after, 'p50')} | ${m(after, 'p99')} | ${m(plain, 'rps').toFixed(0)} | ${((m(after, 'rps') / m(plain, 'rps')) * 100).toFixed(1)} % |`,
+    );
+  }
+  await stop(perPush.child);
+  await stop(grouped.child);
   await stop(bare.child);
   // Every acknowledged push is in the file the app left (the warm-up's too).
   const database = openDatabase(join(dataDir, 'innkeeper.db'));
@@ -206,6 +271,14 @@ The bare route answers the same acknowledgement with no auth and no database.
 | connections | app req/s | p50 ms | p99 ms | bare req/s | p50 ms | p99 ms | app / bare | app errors + non-2xx |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
+
+The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth
+checked, raw body, filed, acknowledged), one committing each push in its own transaction (\`ingestPush\`, as the
+receiver did before), the other through the group writer; alternating with the bare route, medians of ${ROUNDS}.
+
+| connections | one commit per push req/s | p50 ms | p99 ms | grouped req/s | p50 ms | p99 ms | bare req/s | grouped / bare |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${filingRows.join('\n')}
 
 Messages in the file after the app stopped: ${stored}, for ${acknowledged} acknowledged (warm-up included): none
 acknowledged is missing.
