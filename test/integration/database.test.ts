@@ -61,6 +61,19 @@ describe('database and migrations on a real file', () => {
     db.close();
   });
 
+  it('applies every pending migration in one commit: one failing leaves the file as it was, not part-way', () => {
+    const path = join(dir.path, 'e.db');
+    openDatabase(path, MIGRATIONS.slice(0, 1)).close();
+    const broken = { version: MIGRATIONS.length + 1, name: 'broken', sql: 'SELECT nonsense(' };
+    expect(() => openDatabase(path, [...MIGRATIONS, broken])).toThrow();
+    const db = openDatabase(path, MIGRATIONS.slice(0, 1));
+    expect(db.version()).toBe(1);
+    db.close();
+    const migrated = openDatabase(path);
+    expect(migrated.version()).toBe(MIGRATIONS.length);
+    migrated.close();
+  });
+
   it('refuses a file written by a newer version instead of damaging it', () => {
     const path = join(dir.path, 'e.db');
     const newer = openDatabase(path, [...MIGRATIONS, { version: 99, name: 'future', sql: 'SELECT 1;' }]);

@@ -189,12 +189,13 @@ function migrate(
       `The data file ${path} was written by a newer Innkeeper (schema ${current}, this version knows ${latest}). Update Innkeeper.`,
     );
   }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    // Each migration and its version bump commit together: a crash leaves the old or the new schema, never half.
-    transaction(() => {
-      db.exec(migration.sql);
-      db.exec(`PRAGMA user_version = ${migration.version}`);
-    });
-  }
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  // Every pending migration and the version bump commit together: a crash or a failing step leaves the schema the
+  // file had or the newest one, never a part. One commit (one sync to disk) rather than one per migration: a
+  // new data file's first start writes its whole schema at once.
+  transaction(() => {
+    for (const migration of pending) db.exec(migration.sql);
+    db.exec(`PRAGMA user_version = ${pending.at(-1)!.version}`);
+  });
 }
