@@ -62,7 +62,7 @@ export const routes: RouteRecordRaw[] = [
 const screens = [InboxView, RatesView, PropertyView, PaymentsView, ConnectionView];
 
 /**
- * Once the first screen is up (the shell calls this after its first loads, and a second later): the other screens'
+ * Once the first screen is up (the shell calls this after its first loads; 3 s later): the other screens'
  * code, one screen per idle moment. Opening a screen is then instant, and still works in browser mode while the app
  * is stopped (its files come from the app's own server). A screen that failed to load is tried again when opened.
  * Returns what stops it (the shell unmounted).
@@ -75,7 +75,7 @@ export function loadScreensWhenIdle(): () => void {
     const then = () => next(i + 1);
     if (!stopped && i < screens.length) idle(() => void (stopped || screens[i]!().then(then, then)));
   };
-  const timer = setTimeout(() => next(0), 1_000);
+  const timer = setTimeout(() => next(0), 3_000);
   return () => {
     stopped = true;
     clearTimeout(timer);
