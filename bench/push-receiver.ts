@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/main/db/database';
 import { basicAuthMatches } from '../src/main/push/basicAuth';
@@ -167,6 +167,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   ensureBuilt();
+  const loadBefore = loadavg()[0]!.toFixed(1);
   const dataDir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-'));
   const started = performance.now();
   const app = await spawnUntil(
@@ -263,7 +264,7 @@ async function main() {
 
 ${machineLine()}; ${SECONDS} s per run, median of ${ROUNDS} rounds (app and bare route alternating); autocannon in the
 benchmark's process, the app and the bare route each in their own process, on the same 2 cores (other engineers'
-tests and builds may have run at the same time). The app is \`out/main/web.js\` as \`npm run web\` starts it (its
+tests and builds may have run at the same time: load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(1)} at the end). The app is \`out/main/web.js\` as \`npm run web\` starts it (its
 core, the web host, the demo provider as on a first start), with a temp data folder and INNKEEPER_PUSH_PORT/_USER/
 _PASSWORD set; every request carries those valid credentials and is a new 244 message (fixture body, fresh
 messageid): raw log + parse + store + FTS index, committed with \`synchronous=FULL\` before its answer. Pushes that
