@@ -9,8 +9,8 @@ export interface NavMeta {
 
 // Each screen is its own chunk, loaded when the owner first opens it: the first screen waits only for the shell and
 // its own code (bench/RESULTS.md, "First screen"). The router keeps the previous screen on view until the next one
-// has loaded, so nothing half-drawn shows meanwhile; after the first screen the others load in idle moments
-// (loadScreensWhenIdle).
+// has loaded, so nothing half-drawn shows meanwhile; a screen's code starts loading when the owner points at its
+// link (preloadScreen).
 const InboxView = () => import('@renderer/features/inbox/InboxView.vue');
 const RatesView = () => import('@renderer/features/rates/RatesView.vue');
 const PropertyView = () => import('@renderer/features/property/PropertyView.vue');
@@ -59,27 +59,16 @@ export const routes: RouteRecordRaw[] = [
   { path: '/:pathMatch(.*)*', redirect: '/inbox' },
 ];
 
-const screens = [InboxView, RatesView, PropertyView, PaymentsView, ConnectionView];
-
 /**
- * Once the first screen is up (the shell calls this after its first loads; 3 s later): the other screens'
- * code, one screen per idle moment. Opening a screen is then instant, and still works in browser mode while the app
- * is stopped (its files come from the app's own server). A screen that failed to load is tried again when opened.
- * Returns what stops it (the shell unmounted).
+ * Loads a screen's code before it is opened: when the pointer comes over its link in the navigation or the link gets
+ * the focus, so that the click finds it loaded. Nothing loads before the first screen has what it needs.
  */
-export function loadScreensWhenIdle(): () => void {
-  let stopped = false;
-  const idle = (run: () => void) =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 50);
-  const next = (i: number) => {
-    const then = () => next(i + 1);
-    if (!stopped && i < screens.length) idle(() => void (stopped || screens[i]!().then(then, then)));
-  };
-  const timer = setTimeout(() => next(0), 3_000);
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+export function preloadScreen(path: string): void {
+  for (const record of routes) {
+    if (record.path !== path) continue;
+    const loaders = [record.component, ...(record.children ?? []).map((child) => child.component)];
+    for (const load of loaders) if (typeof load === 'function') void (load as () => Promise<unknown>)().catch(() => {});
+  }
 }
 
 /**
