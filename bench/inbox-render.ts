@@ -3,6 +3,7 @@
 // Run: npm run bench:inbox   (uses the built app: run `npx electron-vite build` first; writes bench/RESULTS.md)
 import { chromium, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../src/main/db/database';
@@ -16,6 +17,7 @@ import { machineLine, writeSection } from './results';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SEARCHES = ['jacuzzi', 'parking', 'late check'];
 const UI_SEARCHES = 7;
+const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 /** The search box's pause (SEARCH_PAUSE_MS), read from the renderer's source: that module needs a browser. */
 const PAUSE_MS = Number(
   /SEARCH_PAUSE_MS = (\d+)/.exec(
@@ -238,7 +240,8 @@ async function main() {
       'inbox',
       `## Inbox: 10,000 threads, 50,000 messages in Chromium (\`npm run bench:inbox\`)
 
-${machineLine()}; Debian Chromium (headless, no GPU), viewport 1280×860, the built app in browser mode on a
+${machineLine()} (shared: other engineers' tests and benchmarks may have run at the same time; load average
+${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end); Debian Chromium (headless, no GPU), viewport 1280×860, the built app in browser mode on a
 database seeded with the app's own \`storeMessage\` (threads, messages and FTS rows; ${seedSeconds.toFixed(1)} s).
 The list is a PrimeVue VirtualScroller fed by pages of 100 from \`inbox.threads\`.
 

@@ -23,7 +23,7 @@ export type ChannelFilter = 'all' | MessagingChannel;
  * How long typing must pause before a search is asked for: long enough that a word typed in one go is one search,
  * short enough not to be waited for (the core answers in a few ms; an answer for text typed over is dropped).
  */
-export const SEARCH_PAUSE_MS = 80;
+export const SEARCH_PAUSE_MS = 50;
 
 /** Pushes can come in bursts: the visible page is fetched again at most this often. */
 const REFRESH_EVERY_MS = 150;
