@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fixtureText } from '../test/support/fixtures';
 import { machineLine, writeSection } from './results';
-import { seedInbox } from './seedInbox';
+import { seed as seedInbox } from './inboxSeed';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
