@@ -134,7 +134,11 @@ export function createCore(deps: CoreDeps): Core {
     outbox,
     pushStatus: () => push.status(),
   });
-  const { push, handlers: pushMethods } = createPushFeature(context, {
+  const {
+    push,
+    handlers: pushMethods,
+    stop: stopPush,
+  } = createPushFeature(context, {
     ...deps,
     env: deps.pushEnv,
     demo: deps.demo?.push,
@@ -184,7 +188,7 @@ export function createCore(deps: CoreDeps): Core {
       desktop.apply();
     },
     close: async () => {
-      await push.stop();
+      await stopPush();
       await notices.stop();
       await payments.stop();
       photosFeature.stop();

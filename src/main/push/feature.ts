@@ -38,5 +38,13 @@ export function createPushFeature(
     ...(deps.tunnelProvider ? { tunnelProvider: deps.tunnelProvider } : {}),
   });
   const feature = pushHandlers({ push, events: context.events });
-  return { push, handlers: feature.handlers };
+  return {
+    push,
+    handlers: feature.handlers,
+    /** Stops the listener, and the news of pushes filed just before. */
+    stop: async () => {
+      await push.stop();
+      feature.stop();
+    },
+  };
 }

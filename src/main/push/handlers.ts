@@ -25,18 +25,22 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
   // A damaged file found, writes failing or working again: the screen says so at once, not at the next push.
   push.onStoreChange(() => changed());
   /** Pushes filed together (one group commit) are told once: the status is read once for all of them. */
-  let told = false;
+  let telling: NodeJS.Immediate | null = null;
   return {
     handlers,
     changed,
     /** A push was filed: the quarantine count may have changed. */
     afterPush(result: IngestResult): void {
-      if (!wasFiled(result) || told) return;
-      told = true;
-      setImmediate(() => {
-        told = false;
+      if (!wasFiled(result) || telling) return;
+      telling = setImmediate(() => {
+        telling = null;
         changed();
       });
+    },
+    /** The core is closing: news still waiting is dropped (the database it would read is about to close). */
+    stop(): void {
+      if (telling) clearImmediate(telling);
+      telling = null;
     },
   };
 }
