@@ -143,7 +143,7 @@ export function createCore(deps: CoreDeps): Core {
     env: deps.pushEnv,
     demo: deps.demo?.push,
     publicRoutes: (app) => photosFeature.media.routes(app),
-    afterPush: (result) => inbox.news.afterPush(result),
+    news: inbox.news,
   });
   const desktop = createDesktopFeature(context, { settings: deps.settings, loginItems: deps.loginItems });
 

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/main/db/database';
 import { createEventBus } from '../../src/main/gateway/events';
+import type { InboxCounts, NewMessageEvent } from '../../src/shared/inbox';
 import { createGroupWriter } from '../../src/main/push/groupWriter';
 import { pushHandlers } from '../../src/main/push/handlers';
+import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
+import { createInboxNews } from '../../src/main/inbox/news';
 import type { PushService } from '../../src/main/push/pushService';
 import type { PushStatus } from '../../src/shared/push';
 import { StoreUnavailable, type IngestResult, type PendingPush } from '../../src/main/push/ingest';
@@ -136,6 +139,36 @@ describe('pushes are acknowledged in groups', () => {
     expect(database.health.problem()).toBeNull();
   });
 
+  it('a push whose storing fails on its own is quarantined; the rest of its group is stored, in one transaction', async () => {
+    const { database, transactions, count } = store();
+    // Not the store's fault: SQLite refuses this one message row (as a bug in storing it would).
+    database.db.exec(
+      "CREATE TRIGGER refuse_one BEFORE INSERT ON messages WHEN NEW.provider_message_id = '9500000352' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
+    );
+    const writer = createGroupWriter(database);
+    const outcomes = await settle(
+      ['9500000351', '9500000352', '9500000353'].map((id) => writer.submit(push(message(id)))),
+    );
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(writer.stats()).toMatchObject({ groups: 1, largest: 3 });
+    expect(outcomes.map((o) => 'result' in o && o.result.outcome)).toEqual(['stored', 'quarantined', 'stored']);
+    expect(outcomes[1]).toMatchObject({
+      result: { reason: expect.stringMatching(/could not file this message: .*refused for the test/) },
+    });
+    expect(database.db.prepare('SELECT provider_message_id AS id FROM messages ORDER BY id').all()).toEqual([
+      { id: '9500000351' },
+      { id: '9500000353' },
+    ]);
+    // Each push logged once, with what became of it (the group's first, quick attempt left nothing behind).
+    expect(database.db.prepare('SELECT outcome FROM push_log ORDER BY id').all()).toEqual([
+      { outcome: 'stored' },
+      { outcome: 'quarantined' },
+      { outcome: 'stored' },
+    ]);
+    expect(count('quarantine')).toBe(1);
+    expect(count('message_text')).toBe(2);
+  });
+
   it('a store fault mid-group refuses every push of the group and keeps none of it', async () => {
     const { database, count } = store();
     const { db } = database;
@@ -222,5 +255,60 @@ describe('pushes are acknowledged in groups', () => {
     afterPush(filed('stored'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(told).toHaveLength(2);
+  });
+
+  it('pushes filed together tell the inbox once: counts read once, each conversation named once, each guest message notified', async () => {
+    const { database } = store();
+    const events = createEventBus();
+    const inbox = createInboxQueries(database.db);
+    let countReads = 0;
+    const counts = inbox.counts.bind(inbox);
+    inbox.counts = () => {
+      countReads += 1;
+      return counts();
+    };
+    const notified: NewMessageEvent[] = [];
+    const unread: number[] = [];
+    const news = createInboxNews({
+      inbox,
+      events,
+      notifier: { newMessage: (m) => notified.push(m), unreadCount: (n) => unread.push(n) },
+    });
+    const changes: { threadId: number | null; reviewId: number | null; counts: InboxCounts }[] = [];
+    const told: NewMessageEvent[] = [];
+    events.on('inbox.changed', (change) => changes.push(change));
+    events.on('inbox.newMessage', (m) => told.push(m));
+
+    const other = JSON.stringify({ ...JSON.parse(message('9500000802', 'Second thread')), threadid: 'other-thread' });
+    const writer = createGroupWriter(database);
+    const outcomes = await settle(
+      [message('9500000801', 'First'), other, message('9500000803', 'Third, same thread as the first')].map((b) =>
+        writer.submit(push(b)),
+      ),
+    );
+    expect(writer.stats().groups).toBe(1);
+    for (const outcome of outcomes) if ('result' in outcome) news.afterPush(outcome.result);
+    expect(changes).toHaveLength(0); // told in the next turn, with the rest of its group
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(countReads).toBe(1);
+    const [first, second] = outcomes.map((o) => ('result' in o ? o.result.message!.threadId : 0));
+    expect(changes.map((c) => c.threadId)).toEqual([first, second]);
+    for (const change of changes) expect(change.counts).toMatchObject({ unreadThreads: 2, unreadReviews: 0 });
+    expect(unread).toEqual([2]);
+    // Each guest message notified with its own words and who wrote it, in the order they came.
+    const expected = [
+      { threadId: first, channelName: 'Airbnb', guestName: 'Chris', preview: 'First' },
+      { threadId: second, channelName: 'Airbnb', guestName: 'Chris', preview: 'Second thread' },
+      { threadId: first, channelName: 'Airbnb', guestName: 'Chris', preview: 'Third, same thread as the first' },
+    ];
+    expect(told).toEqual(expected);
+    expect(notified).toEqual(expected);
+
+    // Once the core closes, news still to come is dropped (its database is about to close).
+    news.afterPush(('result' in outcomes[0]! && outcomes[0].result)!);
+    news.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(countReads).toBe(1);
   });
 });

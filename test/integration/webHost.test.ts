@@ -53,6 +53,32 @@ describe('browser-mode web host over real loopback HTTP', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it("serves the renderer's files and nothing outside its folder, however the path is spelt", async () => {
+    mkdirSync(join(ctx.dataDir, 'renderer', 'assets'));
+    writeFileSync(join(ctx.dataDir, 'renderer', 'assets', 'screen-1a2b.js'), 'export const screen = 1;');
+    writeFileSync(join(ctx.dataDir, 'secret.txt'), 'not for the browser');
+    const asset = await fetch(`${base}/assets/screen-1a2b.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toBe('export const screen = 1;');
+    expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
+    // Raw paths (fetch would tidy them): the data folder next to the renderer's is never reached.
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: web.port, path }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += String(chunk)));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const answer = await raw(path);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.body, path).not.toContain('not for the browser');
+    }
+  });
+
   it('answers a call with the token as {ok, value}', async () => {
     const response = await call('app.info', {});
     expect(await response.json()).toMatchObject({ ok: true, value: { host: 'browser' } });

@@ -4,6 +4,7 @@ import { channelName } from '../../shared/channels';
 import type {
   InboxCounts,
   InboxProperty,
+  NewMessageEvent,
   ThreadDetail,
   ThreadPage,
   ThreadSummary,
@@ -241,6 +242,22 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         `UPDATE threads SET needs_reply = CASE WHEN ? = 'guest' AND coalesce(done_through, 0) < ? THEN 1 ELSE 0 END,
            last_preview = ? WHERE id = ?`,
       ).run(latest.author, latest.id, latest.body.slice(0, 200), id);
+    },
+
+    /** A new guest message as its notification tells it: who wrote, on which channel, how it starts. */
+    newMessage(messageId: number): NewMessageEvent | null {
+      const message = db.prepare('SELECT thread_id, body FROM messages WHERE id = ?').get(messageId) as
+        { thread_id: number; body: string } | undefined;
+      const row = message && (db.prepare(`${THREAD_SELECT} WHERE t.id = ?`).get(message.thread_id) as ThreadRow);
+      if (!message || !row) return null;
+      const thread = summary(row);
+      // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
+      return {
+        threadId: thread.id,
+        channelName: thread.channelName,
+        guestName: thread.guestLabel,
+        preview: message.body.slice(0, 140),
+      };
     },
 
     counts(): InboxCounts {

@@ -26,25 +26,52 @@ export function createInboxNews(deps: { inbox: InboxQueries; events: EventBus; n
     return counts;
   };
 
+  // Pushes acknowledged together (one group commit) are told together, in the next turn of the event loop: the
+  // counts are read once for all of them, each conversation or review that changed is named once.
+  let pending: IngestResult[] = [];
+  let telling: NodeJS.Immediate | null = null;
+  let stopped = false;
+  const tell = (): void => {
+    telling = null;
+    const results = pending;
+    pending = [];
+    const threads = new Set<number>();
+    const reviews = new Set<number>();
+    for (const result of results) {
+      if (result.message?.author === 'guest') {
+        const message = inbox.newMessage(result.message.messageId);
+        if (message) {
+          events.emit('inbox.newMessage', message);
+          notifier?.newMessage(message);
+        }
+      }
+      if (result.message) threads.add(result.message.threadId);
+      if (result.review) reviews.add(result.review.reviewId);
+    }
+    const counts = inbox.counts();
+    for (const threadId of threads) events.emit('inbox.changed', { threadId, reviewId: null, counts });
+    for (const reviewId of reviews) events.emit('inbox.changed', { threadId: null, reviewId, counts });
+    // Only pushes put in quarantine: the lists are the same, the counts are not.
+    if (threads.size + reviews.size === 0) events.emit('inbox.changed', { threadId: null, reviewId: null, counts });
+    notifier?.unreadCount(counts.unreadThreads + counts.unreadReviews);
+  };
+
   return {
     changed,
 
-    /** A push was filed (after its acknowledgement went out). */
+    /** A push was filed (after its acknowledgement went out); told with the others of its group. */
     afterPush(result: IngestResult): void {
-      if (!wasFiled(result)) return;
-      if (result.message?.author === 'guest') {
-        const thread = inbox.thread(result.message.threadId);
-        const message: NewMessageEvent = {
-          threadId: thread.id,
-          channelName: thread.channelName,
-          // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
-          guestName: thread.guestLabel,
-          preview: thread.messages.at(-1)?.body.slice(0, 140) ?? '',
-        };
-        events.emit('inbox.newMessage', message);
-        notifier?.newMessage(message);
-      }
-      changed(result.message?.threadId ?? null, result.review?.reviewId ?? null);
+      if (!wasFiled(result) || stopped) return;
+      pending.push(result);
+      telling ??= setImmediate(tell);
+    },
+
+    /** The core is closing: news still waiting is dropped (the database it would read is about to close). */
+    stop(): void {
+      stopped = true;
+      if (telling) clearImmediate(telling);
+      telling = null;
+      pending = [];
     },
 
     /** A reply moved on in the outbox (queued, sent, failed, discarded). */

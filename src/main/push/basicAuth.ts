@@ -10,6 +10,18 @@ export interface PushCredentials {
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
+/** The accepted credentials' digests, worked out once per value (they change only when the owner saves new ones). */
+const known = new Map<string, Buffer>();
+const expectedDigest = (value: string): Buffer => {
+  let d = known.get(value);
+  if (!d) {
+    if (known.size >= 16) known.clear();
+    d = digest(value);
+    known.set(value, d);
+  }
+  return d;
+};
+
 /**
  * Checks an `Authorization: Basic …` header against every set of credentials accepted right now (the owner's, and
  * the demo provider's own while it runs); answers the set that matched. SECURITY: user names and passwords are compared as SHA-256 digests with
@@ -26,8 +38,8 @@ export function basicAuthMatches(
   const password = digest(colon >= 0 ? decoded.slice(colon + 1) : '');
   let found: PushCredentials | null = null;
   for (const expected of accepted) {
-    const userOk = timingSafeEqual(user, digest(expected.username));
-    const passwordOk = timingSafeEqual(password, digest(expected.password));
+    const userOk = timingSafeEqual(user, expectedDigest(expected.username));
+    const passwordOk = timingSafeEqual(password, expectedDigest(expected.password));
     if (userOk && passwordOk && !found) found = expected;
   }
   return match !== null && colon >= 0 ? found : null;

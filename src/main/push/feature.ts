@@ -8,7 +8,7 @@ import { createPushService, type PushEnvironment, type PushServiceDeps } from '.
 import type { TunnelProvider } from './tunnel';
 
 /**
- * The push listener Su delivers guest messages and reviews to, with its tunnel and the store's health. `afterPush`
+ * The push listener Su delivers guest messages and reviews to, with its tunnel and the store's health. `news`
  * hears each push once it is acknowledged (the inbox's news); `publicRoutes` are the photo addresses Su fetches.
  */
 export function createPushFeature(
@@ -20,7 +20,8 @@ export function createPushFeature(
     demo?: PushServiceDeps['demo'] | undefined;
     tunnelProvider?: TunnelProvider | undefined;
     publicRoutes: (app: FastifyInstance) => void;
-    afterPush: (result: IngestResult) => void;
+    /** The inbox's news of each push filed, and the end of it when the listener stops. */
+    news: { afterPush: (result: IngestResult) => void; stop: () => void };
   },
 ) {
   const push = createPushService({
@@ -31,7 +32,7 @@ export function createPushFeature(
     env: deps.env ?? {},
     now: context.now,
     onIngested: (result) => {
-      deps.afterPush(result);
+      deps.news.afterPush(result);
       feature.afterPush(result);
     },
     ...(deps.demo ? { demo: deps.demo } : {}),
@@ -45,6 +46,7 @@ export function createPushFeature(
     stop: async () => {
       await push.stop();
       feature.stop();
+      deps.news.stop();
     },
   };
 }

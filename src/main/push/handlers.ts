@@ -26,12 +26,13 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
   push.onStoreChange(() => changed());
   /** Pushes filed together (one group commit) are told once: the status is read once for all of them. */
   let telling: NodeJS.Immediate | null = null;
+  let stopped = false;
   return {
     handlers,
     changed,
     /** A push was filed: the quarantine count may have changed. */
     afterPush(result: IngestResult): void {
-      if (!wasFiled(result) || telling) return;
+      if (!wasFiled(result) || telling || stopped) return;
       telling = setImmediate(() => {
         telling = null;
         changed();
@@ -39,6 +40,7 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
     },
     /** The core is closing: news still waiting is dropped (the database it would read is about to close). */
     stop(): void {
+      stopped = true;
       if (telling) clearImmediate(telling);
       telling = null;
     },

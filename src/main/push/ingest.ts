@@ -122,12 +122,12 @@ export function ingestPush(
 
 /**
  * Files a group of pushes in ONE transaction (one BEGIN IMMEDIATE … COMMIT, one synchronous=FULL sync for all of
- * them), each in its own savepoint, in the order given; the outcomes come back in the same order. Acknowledge a
- * push only after this returned.
+ * them), in the order given; the outcomes come back in the same order. Acknowledge a push only after this
+ * returned.
  *
  * Each push is filed as `ingestPush` files it (raw log first, a bad payload quarantined, a duplicate — also of an
- * earlier push of the same group — recognised). A push that fails on its own (not the store: a bug) is rolled back
- * to its savepoint and reported as an error without touching the others. A STORE fault (disk full, I/O, busy,
+ * earlier push of the same group — recognised). A push that fails on its own (not the store: a bug) is reported
+ * as an error without touching the others (see `fileAll`). A STORE fault (disk full, I/O, busy,
  * read-only, damaged) fails the whole group: the transaction is rolled back, nothing of any push stays, nothing is
  * quarantined, and the original error is thrown for the caller to answer 5xx to every push of the group.
  */
@@ -138,7 +138,7 @@ export function ingestGroup(database: Database, pushes: readonly PendingPush[], 
   const db = withCachedStatements(database.db);
   let outcomes: GroupOutcome[];
   try {
-    outcomes = database.transaction(() => pushes.map((push) => fileInSavepoint(db, push)));
+    outcomes = database.transaction(() => fileAll(db, pushes));
   } catch (error) {
     health.writeFailed(error, now);
     throw error;
@@ -147,11 +147,42 @@ export function ingestGroup(database: Database, pushes: readonly PendingPush[], 
   return outcomes;
 }
 
+/** Thrown out of the quick way of filing a group when one push failed on its own (a bug, not the store). */
+class FiledAlone extends Error {}
+
+/**
+ * Files a group the quick way first: every push straight into the transaction, no savepoint of its own (each
+ * savepoint makes SQLite's full-text index write out what it holds, per push). Only when a push fails on its own
+ * — a bug, never the store — is the group rolled back to where it started and filed again the careful way, each
+ * push in its own savepoint, so that push alone fails or is quarantined. Either way the outcomes are the same.
+ */
+function fileAll(db: Database['db'], pushes: readonly PendingPush[]): GroupOutcome[] {
+  db.exec('SAVEPOINT file_group');
+  try {
+    const outcomes = pushes.map((push): GroupOutcome => {
+      const { logged, text } = readBody(push.raw);
+      try {
+        return { result: fileOne(db, logged, text, push.now, push.source, false) };
+      } catch (error) {
+        if (storeFault(error) || !db.isTransaction) throw error;
+        throw new FiledAlone();
+      }
+    });
+    db.exec('RELEASE file_group');
+    return outcomes;
+  } catch (error) {
+    if (!(error instanceof FiledAlone)) throw error;
+    db.exec('ROLLBACK TO file_group');
+    db.exec('RELEASE file_group');
+    return pushes.map((push) => fileInSavepoint(db, push));
+  }
+}
+
 function fileInSavepoint(db: Database['db'], push: PendingPush): GroupOutcome {
   const { logged, text } = readBody(push.raw);
   db.exec('SAVEPOINT file_push');
   try {
-    const result = fileOne(db, logged, text, push.now, push.source);
+    const result = fileOne(db, logged, text, push.now, push.source, true);
     db.exec('RELEASE file_push');
     return { result };
   } catch (error) {
@@ -174,7 +205,7 @@ export function fileInTransaction(
   source: 'demo' | null,
 ): IngestResult {
   const { logged, text } = readBody(rawBody);
-  return fileOne(withCachedStatements(db), logged, text, now, source);
+  return fileOne(withCachedStatements(db), logged, text, now, source, true);
 }
 
 function fileOne(
@@ -183,6 +214,8 @@ function fileOne(
   text: string,
   now: number,
   source: 'demo' | null,
+  /** In a savepoint of its own, so that a failure to store it quarantines it; else such a failure is thrown. */
+  guarded: boolean,
 ): IngestResult {
   // What the push is, read before anything is written (nothing here writes or can lose it): the log row then
   // carries its kind from the start, and a push that is stored needs no second write to its log row.
@@ -220,24 +253,10 @@ function fileOne(
   if (!parsed.success)
     return quarantine(kind, `Looks like a ${kind} but does not fit it: ${describeIssues(parsed.error)}`);
 
+  if (!guarded) return finish(store(db, kind, parsed.data, { receivedAt: now, pushLogId }));
   db.exec('SAVEPOINT store_push');
   try {
-    const meta = { receivedAt: now, pushLogId };
-    let result: Omit<IngestResult, 'pushLogId'>;
-    if (kind === 'message') {
-      const message = storeMessage(db, parsed.data as z.output<typeof messagePushSchema>, meta);
-      result = message
-        ? { httpStatus: 200, outcome: 'stored', kind, message }
-        : { httpStatus: 200, outcome: 'duplicate', kind };
-    } else {
-      const review =
-        kind === 'review'
-          ? storeReview(db, parsed.data as z.output<typeof reviewPushSchema>, meta)
-          : storeLegacyReview(db, parsed.data as z.output<typeof legacyReviewPushSchema>, meta);
-      result = review
-        ? { httpStatus: 200, outcome: 'stored', kind, review }
-        : { httpStatus: 200, outcome: 'duplicate', kind };
-    }
+    const result = store(db, kind, parsed.data, { receivedAt: now, pushLogId });
     db.exec('RELEASE store_push');
     return finish(result);
   } catch (error) {
@@ -249,4 +268,26 @@ function fileOne(
     const why = errorText(error);
     return quarantine(kind, `Innkeeper could not file this ${kind}: ${why}`);
   }
+}
+
+/** Stores a push that fits its kind's schema: a message, or a review (current or legacy). */
+function store(
+  db: Database['db'],
+  kind: PushKind,
+  data: unknown,
+  meta: { receivedAt: number; pushLogId: number },
+): Omit<IngestResult, 'pushLogId'> {
+  if (kind === 'message') {
+    const message = storeMessage(db, data as z.output<typeof messagePushSchema>, meta);
+    return message
+      ? { httpStatus: 200, outcome: 'stored', kind, message }
+      : { httpStatus: 200, outcome: 'duplicate', kind };
+  }
+  const review =
+    kind === 'review'
+      ? storeReview(db, data as z.output<typeof reviewPushSchema>, meta)
+      : storeLegacyReview(db, data as z.output<typeof legacyReviewPushSchema>, meta);
+  return review
+    ? { httpStatus: 200, outcome: 'stored', kind, review }
+    : { httpStatus: 200, outcome: 'duplicate', kind };
 }

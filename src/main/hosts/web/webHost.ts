@@ -135,7 +135,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     },
     { prefix: '/api' },
   );
-  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: false });
+  // One route for every file of the built renderer, looked up when asked for (not one route per file, read and
+  // registered at each start: the screens loaded on demand are many small files).
+  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: true });
 
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });
