@@ -223,7 +223,7 @@ describe('pushes are acknowledged in groups', () => {
     expect(t.ingested.map((r) => r.outcome)).toEqual(ids.map(() => 'stored'));
   });
 
-  it('pushes filed together tell the screen once: the listener status is read once per group, not per push', async () => {
+  it('pushes quarantined together tell the screen once: the listener status is read once per group, not per push', async () => {
     const events = createEventBus();
     let reads = 0;
     // The push service's two members the handlers use after a push (the status counts how often it is read).
@@ -244,15 +244,17 @@ describe('pushes are acknowledged in groups', () => {
       pushLogId: 1,
     });
     // One group's acknowledgements: each push's afterPush runs in the same turn of the event loop.
-    for (const outcome of ['stored', 'quarantined', 'duplicate', 'stored'] as const) afterPush(filed(outcome));
+    for (const outcome of ['stored', 'quarantined', 'duplicate', 'quarantined'] as const) afterPush(filed(outcome));
     await new Promise((resolve) => setImmediate(resolve));
     expect(told).toHaveLength(1);
     expect(reads).toBe(1);
-    // A duplicate alone filed nothing: nothing to tell. The next group is told again.
+    // Stored or duplicate pushes change nothing the listener's status shows (its quarantine count): not told.
     afterPush(filed('duplicate'));
+    afterPush(filed('stored'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(told).toHaveLength(1);
-    afterPush(filed('stored'));
+    expect(reads).toBe(1);
+    afterPush(filed('quarantined'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(told).toHaveLength(2);
   });

@@ -12,6 +12,7 @@ import type {
 } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
 import { conversationValues } from '../../shared/savedReplies';
+import { withCachedStatements } from '../push/statements';
 import { propertyNameSql, threadSearch } from './inboxSearch';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
@@ -103,6 +104,8 @@ const notFound = () =>
 /** Read side of the inbox: pages of threads, one thread, reviews, counts, read state and triage. */
 export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
   const reviews = createReviewQueries(db, now);
+  // Asked after every group of pushes: prepared once, not at each call.
+  const cached = withCachedStatements(db);
 
   const setThread = (sql: string, ...params: SQLInputValue[]) => {
     if (db.prepare(sql).run(...params).changes === 0) throw notFound();
@@ -246,22 +249,35 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
 
     /** A new guest message as its notification tells it: who wrote, on which channel, how it starts. */
     newMessage(messageId: number): NewMessageEvent | null {
-      const message = db.prepare('SELECT thread_id, body FROM messages WHERE id = ?').get(messageId) as
-        { thread_id: number; body: string } | undefined;
-      const row = message && (db.prepare(`${THREAD_SELECT} WHERE t.id = ?`).get(message.thread_id) as ThreadRow);
-      if (!message || !row) return null;
-      const thread = summary(row);
-      // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
+      // Only what the notification needs (a thread's full summary reads drafts, property names and more).
+      const row = cached
+        .prepare(
+          `SELECT t.id, t.channel, t.guest, t.booking_id, t.booking_flag, t.booking, m.body
+           FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?`,
+        )
+        .get(messageId) as
+        | (Pick<ThreadRow, 'id' | 'channel' | 'guest' | 'booking_id' | 'booking_flag' | 'booking'> & { body: string })
+        | undefined;
+      if (!row) return null;
+      const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
+      const booking = row.booking ? (JSON.parse(row.booking) as { confirmationCode?: string | null }) : null;
       return {
-        threadId: thread.id,
-        channelName: thread.channelName,
-        guestName: thread.guestLabel,
-        preview: message.body.slice(0, 140),
+        threadId: row.id,
+        channelName: channelName(row.channel),
+        // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
+        guestName: guestLabel({
+          channel: row.channel,
+          firstName: guest?.firstName ?? null,
+          bookingId: row.booking_id,
+          bookingFlag: row.booking_flag,
+          confirmationCode: booking?.confirmationCode ?? null,
+        }),
+        preview: row.body.slice(0, 140),
       };
     },
 
     counts(): InboxCounts {
-      const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      const n = (sql: string) => (cached.prepare(sql).get() as { n: number }).n;
       return {
         unreadThreads: n('SELECT count(*) AS n FROM threads WHERE unread > 0'),
         unreadReviews: n('SELECT count(*) AS n FROM reviews WHERE unread = 1'),

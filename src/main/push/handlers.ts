@@ -1,7 +1,7 @@
 import type { PushStatus } from '../../shared/push';
 import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
-import { wasFiled, type IngestResult } from './ingest';
+import type { IngestResult } from './ingest';
 import type { PushService } from './pushService';
 
 /** The `push.*` methods, and what tells the renderer the listener's state changed. */
@@ -30,9 +30,9 @@ export function pushHandlers(deps: { push: PushService; events: EventBus }) {
   return {
     handlers,
     changed,
-    /** A push was filed: the quarantine count may have changed. */
+    /** A push was filed: when it went to quarantine, the listener's status (its quarantine count) changed. */
     afterPush(result: IngestResult): void {
-      if (!wasFiled(result) || telling || stopped) return;
+      if (result.outcome !== 'quarantined' || telling || stopped) return;
       telling = setImmediate(() => {
         telling = null;
         changed();
