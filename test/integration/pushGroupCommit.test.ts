@@ -308,7 +308,8 @@ describe('pushes are acknowledged in groups', () => {
     expect(notified).toEqual(expected);
 
     // Once the core closes, news still to come is dropped (its database is about to close).
-    news.afterPush(('result' in outcomes[0]! && outcomes[0].result)!);
+    const again = outcomes[0]!;
+    if ('result' in again) news.afterPush(again.result);
     news.stop();
     await new Promise((resolve) => setImmediate(resolve));
     expect(countReads).toBe(1);
