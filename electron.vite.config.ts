@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import type { LoggingFunction, ManualChunkMeta, RollupLog } from 'rollup';
-import { confWithoutSchemasPlugin, requireHttpPlugin } from './build/coreBuild';
+import { confWithoutSchemasPlugin } from './build/coreBuild';
 
 // zod's sources carry comments Rollup cannot place; the warning is noise, every other warning still shows.
 const onwarn = (warning: RollupLog, warn: LoggingFunction) => {
@@ -16,17 +16,18 @@ export const rendererAliases = {
 };
 
 /**
- * The screens a new tab can open on, each with the code only its first render needs in one chunk (instead of a
- * dozen small files requested one after another): the inbox's list and the rates calendar. What both need beside the
- * shell is one chunk of its own; what loads on demand inside a screen (the open conversation, dialogs) stays apart.
+ * The screens a new tab can open on, each with the code its first render needs in few chunks (instead of a dozen
+ * small files): the inbox's list and the rates calendar. What only one of them needs is its chunk (`inbox`, `rates`);
+ * what the inbox shares with any other code loaded on demand is `screens` (loaded with the inbox anyway); what the
+ * rates calendar shares with other code but not with the inbox is `rates-shared`. The rest (the open conversation,
+ * the other screens) keeps Rollup's own chunks.
  */
 const FIRST_SCREENS = {
   inbox: resolve('src/renderer/src/features/inbox/InboxView.vue'),
   rates: resolve('src/renderer/src/features/rates/RatesView.vue'),
 };
-const RENDERER_ENTRY = resolve('src/renderer/src/main.ts');
 let firstScreenGroups: Map<string, string> | null = null;
-function firstScreenChunks(id: string, { getModuleInfo }: ManualChunkMeta): string | undefined {
+function firstScreenChunks(id: string, { getModuleIds, getModuleInfo }: ManualChunkMeta): string | undefined {
   if (!firstScreenGroups) {
     /** Every module `from` imports statically, directly or not. */
     const closure = (from: string) => {
@@ -40,15 +41,18 @@ function firstScreenChunks(id: string, { getModuleInfo }: ManualChunkMeta): stri
       }
       return seen;
     };
-    const shell = closure(RENDERER_ENTRY);
-    const screens = Object.entries(FIRST_SCREENS).map(([name, view]) => ({
-      name,
-      modules: [...closure(view)].filter((m) => !shell.has(m)),
-    }));
-    // The shell's modules named too: Rollup would otherwise pull a named chunk's imports into it (Vue with the inbox).
+    const ids = [...getModuleIds()];
+    const shell = closure(ids.find((m) => getModuleInfo(m)?.isEntry)!);
+    // Which code loaded on demand (each module imported with import()) needs each module beside the shell.
+    const owners = new Map<string, Set<string>>();
+    for (const lazy of ids.filter((m) => getModuleInfo(m)?.dynamicImporters.length))
+      for (const m of closure(lazy)) if (!shell.has(m)) owners.set(m, (owners.get(m) ?? new Set()).add(lazy));
+    // The shell's modules are named too: Rollup pulls a named chunk's unnamed imports into it (Vue into the inbox).
     const groups = new Map<string, string>([...shell].map((m) => [m, 'index']));
-    for (const { name, modules } of screens)
-      for (const m of modules) groups.set(m, groups.has(m) && groups.get(m) !== name ? 'screens' : name);
+    for (const [m, by] of owners) {
+      if (by.has(FIRST_SCREENS.inbox)) groups.set(m, by.size === 1 ? 'inbox' : 'screens');
+      else if (by.has(FIRST_SCREENS.rates)) groups.set(m, by.size === 1 ? 'rates' : 'rates-shared');
+    }
     firstScreenGroups = groups;
   }
   return firstScreenGroups.get(id);
@@ -75,7 +79,7 @@ export default defineConfig({
     // The pure-JavaScript dependencies are bundled into the core: loading them file by file (hundreds of small
     // modules, each resolved, read and compiled) was most of the core's start (bench/RESULTS.md, "Core start and
     // memory"). Native ones (sharp, ngrok) and the Electron-only store stay external.
-    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_CORE }), confWithoutSchemasPlugin(), requireHttpPlugin()],
+    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_CORE }), confWithoutSchemasPlugin()],
     build: {
       outDir: 'out/main',
       rollupOptions: {
