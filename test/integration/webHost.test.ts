@@ -79,6 +79,29 @@ describe('browser-mode web host over real loopback HTTP', () => {
     }
   });
 
+  it("lets the browser keep the renderer's hashed files without asking again, and nothing else", async () => {
+    mkdirSync(join(ctx.dataDir, 'renderer', 'assets'));
+    writeFileSync(join(ctx.dataDir, 'renderer', 'assets', 'InboxView-1a2b3c.js'), 'export default 1;');
+    const asset = await fetch(`${base}/assets/InboxView-1a2b3c.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // index.html (it names the files of the build) and a file outside assets/ (not named by its content) are never
+    // kept; nor are the API's answers, a missing file or a refused call.
+    writeFileSync(join(ctx.dataDir, 'renderer', 'logo.svg'), '<svg/>');
+    const answers = {
+      '/': await fetch(`${base}/`),
+      '/index.html': await fetch(`${base}/index.html`),
+      '/logo.svg': await fetch(`${base}/logo.svg`),
+      '/assets/missing-1a2b.js': await fetch(`${base}/assets/missing-1a2b.js`),
+      'app.info': await call('app.info', {}),
+      'app.info without the token': await call('app.info', {}, {}),
+    };
+    for (const [what, response] of Object.entries(answers))
+      expect(response.headers.get('cache-control'), what).toBe('no-store');
+    expect(answers['/'].status).toBe(200);
+    expect(answers['app.info'].status).toBe(200);
+  });
+
   it('answers a call with the token as {ok, value}', async () => {
     const response = await call('app.info', {});
     expect(await response.json()).toMatchObject({ ok: true, value: { host: 'browser' } });

@@ -99,6 +99,16 @@ describe('the page proves the server before it sends the session token', () => {
     expect(tokenSent()).toEqual([]);
   });
 
+  it('asks for the proof as soon as the client exists, before it knows the answer to expect (and without the token)', async () => {
+    server = 'app';
+    const api = createHttpApi(TOKEN);
+    // Sent while the page's code still runs: a new tab's first calls wait for this answer.
+    expect(sent.map((line) => new URL(line.split(' ')[1]!).pathname)).toEqual([SESSION_PROOF_PATH]);
+    expect(tokenSent()).toEqual([]);
+    expect(await api['app.info']({})).toMatchObject({ ok: true });
+    expect(sent.filter((line) => line.includes(SESSION_PROOF_PATH))).toHaveLength(1); // the call used that proof
+  });
+
   it('sends the token to the app once it proved itself: calls and the event socket', async () => {
     server = 'app';
     const api = createHttpApi(TOKEN);

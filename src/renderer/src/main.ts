@@ -6,6 +6,7 @@ import { createApp } from 'vue';
 import { connect, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
 import { InnkeeperTheme } from '@renderer/ui/theme';
+import { startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
 
@@ -16,7 +17,12 @@ const primeVue = { theme: { preset: InnkeeperTheme, options: { darkModeSelector:
 const api = connect();
 if (api) {
   setApi(api);
-  createApp(App).use(createPinia()).use(createAppRouter()).use(PrimeVue, primeVue).use(ToastService).mount('#app');
+  const pinia = createPinia();
+  const router = createAppRouter();
+  // The screen's code and first data are asked for first: setting up the component library and mounting the shell
+  // keep the page busy a while.
+  startFirstScreen(router, pinia);
+  createApp(App).use(pinia).use(router).use(PrimeVue, primeVue).use(ToastService).mount('#app');
 } else {
   // Loaded only here: the page that says how to open the app is not part of the app's first screen.
   void import('@renderer/shell/NoSession.vue').then(({ default: NoSession }) =>

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -23,6 +24,9 @@ export interface RunningWebHost {
   app: FastifyInstance;
   close(): Promise<void>;
 }
+
+/** The renderer's hashed files: a year, and never revalidated (a changed file gets a new name). */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 /** A nonce the page made: 128 to 768 random bits, base64url. */
@@ -76,7 +80,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Cache-Control', 'no-store');
+    // Nothing is kept by the browser (answers, index.html) but the renderer's hashed files (below).
+    if (reply.getHeader('Cache-Control') !== ASSET_CACHE_CONTROL) reply.header('Cache-Control', 'no-store');
     return payload;
   });
 
@@ -137,7 +142,19 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   );
   // One route for every file of the built renderer, looked up when asked for (not one route per file, read and
   // registered at each start: the screens loaded on demand are many small files).
-  await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'], wildcard: true });
+  // The files under assets/ are named by a hash of their content: a new tab takes them (and the code Chromium
+  // compiled from them) from the browser's cache without asking again; a new build has new names. index.html, which
+  // names them, is never kept.
+  const assetsDir = join(resolve(options.rendererDir), 'assets') + sep;
+  await app.register(fastifyStatic, {
+    root: options.rendererDir,
+    index: ['index.html'],
+    wildcard: true,
+    cacheControl: false,
+    setHeaders: (response, path) => {
+      if (path.startsWith(assetsDir)) response.setHeader('Cache-Control', ASSET_CACHE_CONTROL);
+    },
+  });
 
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });

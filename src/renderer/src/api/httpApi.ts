@@ -43,12 +43,23 @@ function pagePort(): number {
  * it anywhere: a random nonce goes out (no token), and only the HMAC-SHA256 of that nonce and this port keyed
  * with the token passes. While the app is stopped another local program may listen on its port; it cannot answer,
  * so it never gets the token.
+ *
+ * The question goes out at once and the expected answer is computed while it travels: the nonce carries nothing
+ * secret, and the answer is only compared once both are there (a new tab's first calls wait for this proof).
  */
 export async function proveSession(token: string): Promise<SessionProof> {
-  let expected: string;
   let nonce: string;
   try {
     nonce = bytesToBase64url(crypto.getRandomValues(new Uint8Array(32)));
+  } catch {
+    return 'refused'; // no WebCrypto: the page cannot check the server, so it sends nothing
+  }
+  const answer = fetch(`${SESSION_PROOF_PATH}?nonce=${nonce}`, { cache: 'no-store', credentials: 'omit' }).then(
+    async (response) => (response.ok ? await response.text() : null),
+  );
+  answer.catch(() => {}); // read below, after the expected answer (an early failure is not unhandled meanwhile)
+  let expected: string;
+  try {
     const encode = (text: string) => new TextEncoder().encode(text);
     const key = await crypto.subtle.importKey('raw', encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const mac = await crypto.subtle.sign('HMAC', key, encode(sessionProofMessage(nonce, pagePort())));
@@ -57,9 +68,8 @@ export async function proveSession(token: string): Promise<SessionProof> {
     return 'refused'; // no WebCrypto: the page cannot check the server, so it sends nothing
   }
   try {
-    const response = await fetch(`${SESSION_PROOF_PATH}?nonce=${nonce}`, { cache: 'no-store', credentials: 'omit' });
-    if (!response.ok) return 'refused';
-    return (await response.text()) === expected ? 'ok' : 'refused';
+    const text = await answer;
+    return text !== null && text === expected ? 'ok' : 'refused';
   } catch {
     return 'disconnected';
   }
@@ -82,6 +92,8 @@ export function createHttpApi(token: string): InnkeeperApi {
         return outcome;
       })
       .finally(() => (proving = null)));
+  // Asked at once, while the page's code still runs: the first screen's calls then find it answered or under way.
+  void prove();
   // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
   // which wait for it before they push.
   const root = document.documentElement;
