@@ -2,9 +2,9 @@ import { createPinia } from 'pinia';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRecordRaw } from 'vue-router';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
-import { startFirstScreen } from '@renderer/shell/firstScreen';
+import { FIRST_PAGE_WAIT_MS, startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter, routes } from '@renderer/shell/router';
-import { installFakeApi } from './fakeApi';
+import { installFakeApi, settle } from './fakeApi';
 
 // A new tab: what the screen in the address needs is asked for before the shell mounts, not after (the router would
 // ask for the screen's code only once its first navigation runs, and the inbox for its rows once its view is set up).
@@ -28,7 +28,10 @@ function spyOnScreens() {
   return spies;
 }
 let restore = () => {};
-afterEach(() => restore());
+afterEach(() => {
+  restore();
+  vi.useRealTimers();
+});
 
 describe('the first screen of a new tab', () => {
   it("asks for the inbox's code and its first page of threads before anything mounts", () => {
@@ -70,5 +73,34 @@ describe('the first screen of a new tab', () => {
       expect(fake.pending('inbox.threads'), path).toEqual([]);
       restore();
     }
+  });
+
+  it('shows the inbox once its first page is there (not placeholders first), or after a short wait without it', async () => {
+    spyOnScreens();
+    let fake = installFakeApi();
+    let router = createAppRouter();
+    startFirstScreen(router, createPinia(), '/inbox');
+    let navigated = false;
+    void router.push('/inbox').then(() => (navigated = true));
+    await settle();
+    expect(navigated).toBe(false); // waiting for the rows
+    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, threads: [] } });
+    await vi.waitFor(() => expect(navigated).toBe(true));
+    expect(router.currentRoute.value.name).toBe('inbox');
+    restore();
+
+    // The core is slow: the screen shows (with its placeholders) after FIRST_PAGE_WAIT_MS all the same.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    spyOnScreens();
+    fake = installFakeApi();
+    router = createAppRouter();
+    startFirstScreen(router, createPinia(), '/inbox');
+    navigated = false;
+    void router.push('/inbox').then(() => (navigated = true));
+    await vi.advanceTimersByTimeAsync(FIRST_PAGE_WAIT_MS - 50);
+    expect(navigated).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(navigated).toBe(true);
+    expect(fake.pending('inbox.threads')).toHaveLength(1); // still under way: the list shows it is loading
   });
 });

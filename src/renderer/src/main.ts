@@ -2,7 +2,7 @@ import { createPinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
-import { createApp } from 'vue';
+import { createApp, markRaw } from 'vue';
 import { connect, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
 import { InnkeeperTheme } from '@renderer/ui/theme';
@@ -10,7 +10,9 @@ import { startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
 
-const primeVue = { theme: { preset: InnkeeperTheme, options: { darkModeSelector: false } } };
+// The theme is not made reactive: PrimeVue deep-watches its configuration, which walked (and tracked) every token of
+// the preset at start and on each component's first use. It never changes while the app runs.
+const primeVue = { theme: markRaw({ preset: InnkeeperTheme, options: { darkModeSelector: false } }) };
 
 // Decided once, here: with a way to the core the app mounts and every store uses it; without one (browser mode
 // opened without its session link) only the page that says how to open the app does, and nothing is called.

@@ -2,6 +2,9 @@ import type { Pinia } from 'pinia';
 import type { RouteLocationResolved, Router } from 'vue-router';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 
+/** How long the inbox's first navigation waits for its first page before it shows the placeholders. */
+export const FIRST_PAGE_WAIT_MS = 400;
+
 /** The route the address names, past its redirects ('/' and unknown addresses open the inbox). */
 function addressedRoute(router: Router, path: string): RouteLocationResolved {
   let resolved = router.resolve(path);
@@ -28,7 +31,17 @@ export function startFirstScreen(router: Router, pinia: Pinia, path = window.loc
   }
   if (route.name === 'inbox' || route.name === 'thread') {
     const inbox = useInboxStore(pinia);
-    if (inbox.total === null && !inbox.listLoading) void inbox.loadList();
+    if (inbox.total === null && !inbox.listLoading) {
+      const firstPage = inbox.loadList();
+      // The list is drawn once, with its rows, rather than as placeholders first and again when the rows come (two
+      // renders of the screen where one does): the first navigation waits for the first page, or FIRST_PAGE_WAIT_MS.
+      const stop = router.beforeResolve(async () => {
+        stop();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([firstPage, new Promise((resolve) => (timer = setTimeout(resolve, FIRST_PAGE_WAIT_MS)))]);
+        clearTimeout(timer);
+      });
+    }
   }
   return String(route.name ?? route.path);
 }
