@@ -70,9 +70,14 @@ function upFront(chunks: Map<string, Chunk>) {
   return { entry: entry.map(name), preload: preload.map(name), files, cssBytes };
 }
 
+const FIRST_SCREEN_CHUNKS: Record<string, string> = { InboxView: 'inbox', RatesView: 'rates' };
+
 /** The chunk a screen's route loads (`InboxView-….js`) and what it needs beyond the up-front files. */
 function screenChunks(chunks: Map<string, Chunk>, view: string, loaded: Set<string>) {
-  const root = [...chunks.keys()].find((f) => f.startsWith(`${view}-`));
+  // The screens a new tab can open on have their first render's code in a chunk named after the screen
+  // (electron.vite.config.ts, FIRST_SCREENS): `inbox-….js`, `rates-….js`.
+  const names = [`${view}-`, `${FIRST_SCREEN_CHUNKS[view] ?? view}-`];
+  const root = [...chunks.keys()].find((f) => names.some((n) => f.startsWith(n)));
   if (!root) throw new Error(`no chunk for ${view} in out/renderer/assets: is every screen still a route?`);
   return [...closure(chunks, [root])].filter((f) => !loaded.has(f));
 }
