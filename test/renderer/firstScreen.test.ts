@@ -84,7 +84,7 @@ describe('the first screen of a new tab', () => {
     void router.push('/inbox').then(() => (navigated = true));
     await settle();
     expect(navigated).toBe(false); // waiting for the rows
-    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, threads: [] } });
+    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, offset: 0, threads: [] } });
     await vi.waitFor(() => expect(navigated).toBe(true));
     expect(router.currentRoute.value.name).toBe('inbox');
     restore();
