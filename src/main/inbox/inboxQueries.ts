@@ -62,6 +62,21 @@ export function guestLabel(t: {
   return t.channel === '244' && t.bookingFlag === 'T' ? 'Enquiry' : 'Guest';
 }
 
+/** The label of a thread row as stored: its guest and booking columns are JSON. */
+function rowGuestLabel(
+  row: Pick<ThreadRow, 'channel' | 'booking_id' | 'booking_flag'>,
+  guest: { firstName?: string | null } | null,
+  booking: { confirmationCode?: string | null } | null,
+): string {
+  return guestLabel({
+    channel: row.channel,
+    firstName: guest?.firstName ?? null,
+    bookingId: row.booking_id,
+    bookingFlag: row.booking_flag,
+    confirmationCode: booking?.confirmationCode ?? null,
+  });
+}
+
 function summary(row: ThreadRow): ThreadSummary {
   const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
   const booking = row.booking
@@ -77,13 +92,7 @@ function summary(row: ThreadRow): ThreadSummary {
     channel: row.channel,
     channelName: channelName(row.channel),
     guestName: guest?.firstName ?? null,
-    guestLabel: guestLabel({
-      channel: row.channel,
-      firstName: guest?.firstName ?? null,
-      bookingId: row.booking_id,
-      bookingFlag: row.booking_flag,
-      confirmationCode: booking?.confirmationCode ?? null,
-    }),
+    guestLabel: rowGuestLabel(row, guest, booking),
     hotelId: row.hotel_id,
     propertyName: row.property_name ?? row.hotel_id,
     listingName: booking?.listingName ?? null,
@@ -265,13 +274,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         threadId: row.id,
         channelName: channelName(row.channel),
         // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
-        guestName: guestLabel({
-          channel: row.channel,
-          firstName: guest?.firstName ?? null,
-          bookingId: row.booking_id,
-          bookingFlag: row.booking_flag,
-          confirmationCode: booking?.confirmationCode ?? null,
-        }),
+        guestName: rowGuestLabel(row, guest, booking),
         preview: row.body.slice(0, 140),
       };
     },
