@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fixtureText } from '../test/support/fixtures';
-import { machineLine, writeSection } from './results';
+import { cpuMs, machineLine, writeSection } from './results';
 import { seed as seedInbox } from './inboxSeed';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
@@ -25,12 +25,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
-
-/** CPU time (user + system, every thread) a process has used, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** VmRSS and VmHWM (peak) of a process, in KiB. */
 function memory(pid: number): { rss: number; peak: number } {
@@ -101,20 +95,15 @@ async function startWeb(dataDir: string, env: Record<string, string> = {}): Prom
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function browserMode() {
-  const first = {
+  const emptyFigures = () => ({
     listening: [] as number[],
     call: [] as number[],
     cpu: [] as number[],
     rss: [] as number[],
     settled: [] as number[],
-  };
-  const later = {
-    listening: [] as number[],
-    call: [] as number[],
-    cpu: [] as number[],
-    rss: [] as number[],
-    settled: [] as number[],
-  };
+  });
+  const first = emptyFigures();
+  const later = emptyFigures();
   for (let run = 0; run < RUNS; run++) {
     const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-start-'));
     for (const figures of [first, later]) {

@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/main/db/database';
@@ -14,7 +14,7 @@ import { basicAuthMatches } from '../src/main/push/basicAuth';
 import { createGroupWriter } from '../src/main/push/groupWriter';
 import { ACKNOWLEDGEMENT, ingestPush } from '../src/main/push/ingest';
 import { fixtureText } from '../test/support/fixtures';
-import { machineLine, writeSection } from './results';
+import { cpuMs, machineLine, writeSection } from './results';
 
 const root = join(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -81,12 +81,6 @@ interface Figures {
   ok: number;
   errors: number;
   non2xx: number;
-}
-
-/** A process's CPU time so far (user + system, all threads), in ms, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 per second)
 }
 
 let sent = 0;

@@ -21,3 +21,9 @@ export function machineLine(): string {
     (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? '?'
   } cores`;
 }
+
+/** A process's CPU time so far (user + system, every thread), in ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
