@@ -17,17 +17,35 @@ const read = (json: string): PropertySetup => {
 
 export function createRateSetups(database: Database, now: () => number) {
   const { db } = database;
+  // Each stored setup as last checked, by its exact text: checking a setup against the schema on every read took
+  // most of `rates.properties` with many properties (bench/RESULTS.md, "Scale"). A changed text is checked again.
+  // Kept as the checked setup's JSON, so every caller gets its own copy at the cost of a JSON.parse (a
+  // structuredClone took ten times as long).
+  const checked = new Map<string, string>();
+  const readCached = (json: string): PropertySetup => {
+    let text = checked.get(json);
+    if (text === undefined) {
+      if (checked.size >= 1_000) checked.clear();
+      text = JSON.stringify(read(json));
+      checked.set(json, text);
+    }
+    return JSON.parse(text) as PropertySetup;
+  };
   const get = (hotelId: string): PropertySetup | null => {
     const row = db.prepare('SELECT setup FROM rate_setups WHERE hotel_id = ?').get(hotelId) as
       { setup: string } | undefined;
-    return row ? read(row.setup) : null;
+    return row ? readCached(row.setup) : null;
   };
   return {
     get,
     all(): PropertySetup[] {
-      return (
-        db.prepare('SELECT setup FROM rate_setups ORDER BY created_at, hotel_id').all() as { setup: string }[]
-      ).map((r) => read(r.setup));
+      const rows = db.prepare('SELECT setup FROM rate_setups ORDER BY created_at, hotel_id').all() as {
+        setup: string;
+      }[];
+      // Texts no longer stored are forgotten: the cache never holds more than the table.
+      const stored = new Set(rows.map((r) => r.setup));
+      for (const json of checked.keys()) if (!stored.has(json)) checked.delete(json);
+      return rows.map((r) => readCached(r.setup));
     },
     save(input: PropertySetupInput): PropertySetup {
       const parsed = propertySetupSchema.safeParse(input);
