@@ -292,9 +292,14 @@ What bounds the rate at 32 connections: the CPU. Each side's process is busy nea
 the rest of the 2 cores); the app spends ${cpuAt32.app.toFixed(0)} µs of CPU per acknowledged push (HTTP and Basic auth, the raw
 log row, parsing and checking the payload, the thread and message rows, the full-text index, the commit and its
 sync, the news to the screen), the bare route ${cpuAt32.bare.toFixed(0)} µs per answer. With the same CPU the app can answer at most
-${((cpuAt32.bare / cpuAt32.app) * 100).toFixed(0)} % of the bare route's rate, whatever the grouping (a worker thread for the database would not
-change the sum on two cores shared with the load generator): 50 % needs a push filed in about twice the CPU of a bare
-answer, where it now takes ${(cpuAt32.app / cpuAt32.bare).toFixed(1)} times as much.
+${((cpuAt32.bare / cpuAt32.app) * 100).toFixed(0)} % of the bare route's rate, whatever the grouping: 50 % needs a push filed in about twice the CPU of a
+bare answer, where it now takes ${(cpuAt32.app / cpuAt32.bare).toFixed(1)} times as much. Filing on a worker thread with a connection of its own was
+tried (2026-11-23, not kept): each thread's CPU read from /proc, the main thread spent 223 µs per push (HTTP, handing
+the group over and back, the news) and the filer's thread 276 µs, 499 µs in all against about 380 µs on one thread,
+and it answered no faster (about 2,000 pushes/s at 32 connections): on two cores the load generator needs too, the
+second thread costs more than it frees. With the HTTP side alone (the filing left out, a test build), the app answered
+about 10,000 requests/s, as fast as the bare route: filing a push (about 270 µs of it on one thread, a third of that
+the full-text index) is what costs.
 
 The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth
 checked, raw body, filed, acknowledged), one committing each push in its own transaction (\`ingestPush\`, as the
