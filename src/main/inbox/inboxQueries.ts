@@ -14,19 +14,12 @@ import { AppFailure } from '../../shared/result';
 import { conversationValues } from '../../shared/savedReplies';
 import { withCachedStatements } from '../push/statements';
 import { propertyNameSql, threadSearch } from './inboxSearch';
+import type { ThreadDetailsRow } from './storeMessage';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
-type ThreadRow = {
+type ThreadRow = ThreadDetailsRow & {
   id: number;
   channel: string;
-  hotel_id: string | null;
-  listing_id: string | null;
-  booking_id: string | null;
-  thread_ref: string | null;
-  guest_id: string | null;
-  booking_flag: string | null;
-  guest: string | null;
-  booking: string | null;
   last_message_at: number | null;
   last_preview: string | null;
   unread: number;

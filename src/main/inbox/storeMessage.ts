@@ -38,18 +38,6 @@ function bookingOf(push: MessagePush): BookingInfo | null {
   };
 }
 
-/** A thread's row as the message's filing reads and completes it. */
-interface ThreadRow {
-  id: number;
-  hotel_id: string | null;
-  listing_id: string | null;
-  booking_id: string | null;
-  thread_ref: string | null;
-  guest_id: string | null;
-  booking_flag: string | null;
-  guest: string | null;
-  booking: string | null;
-}
 const THREAD_FIELDS = [
   'hotel_id',
   'listing_id',
@@ -60,6 +48,10 @@ const THREAD_FIELDS = [
   'guest',
   'booking',
 ] as const;
+/** The columns of a thread's row that its messages tell (the rest is the inbox's summary of it). */
+export type ThreadDetailsRow = Record<(typeof THREAD_FIELDS)[number], string | null>;
+/** A thread's row as the message's filing reads and completes it. */
+type ThreadRow = ThreadDetailsRow & { id: number };
 
 /**
  * The thread a message belongs to, created or completed. Only what this push knows is written: a later push
@@ -77,7 +69,7 @@ function fileThread(
 ): { id: number } {
   const channel = push.channel_id;
   const key = threadKeyOf(push);
-  const known: Omit<ThreadRow, 'id'> = {
+  const known: ThreadDetailsRow = {
     hotel_id: push.hotelid ?? null,
     listing_id: push.listingid ?? null,
     booking_id: push.bookingid ?? null,
@@ -98,7 +90,7 @@ function fileThread(
       )
       .get(channel, key, ...THREAD_FIELDS.map((f) => known[f]), receivedAt) as { id: number };
   }
-  const merged: Omit<ThreadRow, 'id'> = {
+  const merged: ThreadDetailsRow = {
     hotel_id: known.hotel_id ?? row.hotel_id,
     listing_id: known.listing_id ?? row.listing_id,
     // As SQL's CASE read it: a push that does not say (no flag) does not count as leaving the booking.
