@@ -3,6 +3,7 @@ import vue from '@vitejs/plugin-vue';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import type { LoggingFunction, ManualChunkMeta, RollupLog } from 'rollup';
 import { confWithoutSchemasPlugin } from './build/coreBuild';
+import { primeThemePlugin } from './build/primeTheme';
 
 // zod's sources carry comments Rollup cannot place; the warning is noise, every other warning still shows.
 const onwarn = (warning: RollupLog, warn: LoggingFunction) => {
@@ -104,7 +105,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue()],
+    // PrimeVue's theme CSS worked out here, from the app's preset, rather than in the page at start (build/primeTheme.ts).
+    plugins: [vue(), primeThemePlugin(resolve('src/renderer/src'), resolve('src/renderer/src/ui/theme.ts'))],
     resolve: { alias: rendererAliases },
     build: {
       outDir: 'out/renderer',

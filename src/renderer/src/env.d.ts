@@ -13,3 +13,7 @@ declare global {
     innkeeper?: InnkeeperApi;
   }
 }
+
+/** PrimeVue's theme stylesheets, worked out by the build (build/primeTheme.ts). */
+declare module 'virtual:prime-theme-tokens.css';
+declare module 'virtual:prime-theme-rules.css';

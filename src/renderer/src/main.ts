@@ -1,18 +1,22 @@
+// PrimeVue's theme as stylesheets the build works out from ui/theme.ts (build/primeTheme.ts): styled mode would
+// compute and inject the same CSS in the page at start. Its tokens (CSS variables) first, its rules last.
+import 'virtual:prime-theme-tokens.css';
 import { createPinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
-import { createApp, markRaw } from 'vue';
+import { createApp } from 'vue';
 import { connect, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
-import { InnkeeperTheme } from '@renderer/ui/theme';
 import { startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
+// PrimeVue's theme's rules, after the app's own CSS (its tokens lead, imported first).
+import 'virtual:prime-theme-rules.css';
 
-// The theme is not made reactive: PrimeVue deep-watches its configuration, which walked (and tracked) every token of
-// the preset at start and on each component's first use. It never changes while the app runs.
-const primeVue = { theme: markRaw({ preset: InnkeeperTheme, options: { darkModeSelector: false } }) };
+// Styled mode with no theme to work out: its CSS is the stylesheet above. The components keep their class names and
+// still load their few structural rules (the hidden-accessible helper, the virtual scroller's layout) themselves.
+const primeVue = { theme: 'none' };
 
 // Decided once, here: with a way to the core the app mounts and every store uses it; without one (browser mode
 // opened without its session link) only the page that says how to open the app does, and nothing is called.

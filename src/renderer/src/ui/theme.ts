@@ -21,6 +21,9 @@ const tinted = (colour: string) => ({ color: `{${colour}.700}` });
  * (5.5:1), darker on hover. Muted text is one shade darker than Aura's (4.5:1 on the grey page too), form-field
  * borders reach 3:1, focus rings are 2 px, and the severities' buttons, messages and toggles carry text at 4.5:1.
  */
+/** The theme's options: light only (no dark colour scheme is drawn). */
+export const themeOptions = { darkModeSelector: false };
+
 export const InnkeeperTheme = definePreset(Aura, {
   semantic: {
     primary: teal,
