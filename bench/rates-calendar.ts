@@ -495,6 +495,10 @@ async function run(page: Page, url: string, firstDay: string, last: boolean) {
         shownHotel: (document.querySelector('.rates__property')?.textContent ?? '').includes(hotel),
         appStart: Math.min(...calls.map((c) => c.startTime)),
         bookArrived: book ? book.responseEnd : NaN,
+        /** Each call before the first cells: asked → answered (ms from navigation start). */
+        calls: calls.map(
+          (c) => `${c.name.replace(/^.*\/api\/call\//, '')} ${Math.round(c.startTime)}→${Math.round(c.responseEnd)}`,
+        ),
       };
     },
     { hotel: HOTEL, firstDay },
@@ -583,7 +587,7 @@ async function main() {
           `draft shown ${ms(r.first.draft!.painted)}; horizontal ${ms(r.horizontal.total)} ` +
           `(${r.horizontal.frames.length} frames, p50 ${ms(median(r.horizontal.frames))}, p95 ${ms(pct(r.horizontal.frames, 0.95))}); ` +
           `vertical ${ms(r.vertical.total)} (${r.vertical.frames.length} frames, p95 ${ms(pct(r.vertical.frames, 0.95))}); ` +
-          `month jumps p50 ${ms(median(r.months.map((m) => m.settle)))}`,
+          `month jumps p50 ${ms(median(r.months.map((m) => m.settle)))}; calls ${r.loaded.calls.join(', ')}`,
       );
       await context.close();
     }

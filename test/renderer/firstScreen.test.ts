@@ -2,6 +2,7 @@ import { createPinia } from 'pinia';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRecordRaw } from 'vue-router';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
+import { useRatesStore } from '@renderer/features/rates/ratesStore';
 import { FIRST_PAGE_WAIT_MS, startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter, routes } from '@renderer/shell/router';
 import { installFakeApi, settle } from './fakeApi';
@@ -73,6 +74,57 @@ describe('the first screen of a new tab', () => {
       expect(fake.pending('inbox.threads'), path).toEqual([]);
       restore();
     }
+  });
+
+  it("asks for the rates calendar's properties and, beside them, the book of the property shown last time", async () => {
+    localStorage.setItem('innkeeper.rates.property', 'H1');
+    try {
+      spyOnScreens();
+      const fake = installFakeApi();
+      const pinia = createPinia();
+      startFirstScreen(createAppRouter(), pinia, '/rates');
+      // Before the screen's code: the list, and the remembered property's book, history and draft beside it.
+      expect(fake.pending('rates.properties')).toHaveLength(1);
+      expect(fake.pending('rates.book').map((c) => c.args)).toEqual([{ hotelId: 'H1' }]);
+      expect(fake.pending('rates.history')).toHaveLength(1);
+      expect(fake.pending('rates.draft')).toHaveLength(1);
+      // The store, once the screen's code is there, takes those answers rather than asking again.
+      const rates = useRatesStore(pinia);
+      const opening = rates.loadProperties();
+      await settle();
+      fake.pending('rates.properties')[0]!.answer({ ok: true, value: [{ hotelId: 'H1' } as never] });
+      fake.pending('rates.book')[0]!.answer({ ok: true, value: { book: {}, pending: [], confirmed: {} } as never });
+      fake.pending('rates.history')[0]!.answer({ ok: true, value: [] });
+      fake.pending('rates.draft')[0]!.answer({ ok: true, value: { name: '', edits: [], updatedAt: 1 } });
+      await opening;
+      expect(rates.hotelId).toBe('H1');
+      expect(rates.book).not.toBeNull();
+      for (const method of ['rates.properties', 'rates.book', 'rates.history', 'rates.draft'] as const)
+        expect(fake.pending(method), method).toEqual([]);
+    } finally {
+      localStorage.clear();
+    }
+  });
+
+  it("asks for the first property's book once the list is there, for an owner opening the calendar the first time", async () => {
+    spyOnScreens();
+    const fake = installFakeApi();
+    const pinia = createPinia();
+    startFirstScreen(createAppRouter(), pinia, '/rates');
+    expect(fake.pending('rates.book')).toEqual([]);
+    fake.pending('rates.properties')[0]!.answer({ ok: true, value: [{ hotelId: 'H2' }, { hotelId: 'H3' }] as never });
+    await settle();
+    expect(fake.pending('rates.book').map((c) => c.args)).toEqual([{ hotelId: 'H2' }]);
+    const rates = useRatesStore(pinia);
+    const opening = rates.loadProperties();
+    await settle();
+    fake.pending('rates.book')[0]!.answer({ ok: true, value: { book: {}, pending: [], confirmed: {} } as never });
+    fake.pending('rates.history')[0]!.answer({ ok: true, value: [] });
+    fake.pending('rates.draft')[0]!.answer({ ok: true, value: { name: '', edits: [], updatedAt: 1 } });
+    await opening;
+    expect(rates.hotelId).toBe('H2');
+    expect(fake.pending('rates.properties')).toEqual([]);
+    expect(fake.pending('rates.book')).toEqual([]);
   });
 
   it('shows the inbox once its first page is there (not placeholders first), or after a short wait without it', async () => {

@@ -6,7 +6,7 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
-import { connect, setApi } from '@renderer/api';
+import { connect, firstCallsSent, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
 import { startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
@@ -28,7 +28,11 @@ if (api) {
   // The screen's code and first data are asked for first: setting up the component library and mounting the shell
   // keep the page busy a while.
   startFirstScreen(router, pinia);
-  createApp(App).use(pinia).use(router).use(PrimeVue, primeVue).use(ToastService).mount('#app');
+  // The shell mounts once those calls have gone out (after the session proof, a round trip to this machine): the
+  // mount keeps the page busy a while, and the calls would otherwise leave only after it. The core answers meanwhile.
+  void firstCallsSent().then(() =>
+    createApp(App).use(pinia).use(router).use(PrimeVue, primeVue).use(ToastService).mount('#app'),
+  );
 } else {
   // Loaded only here: the page that says how to open the app is not part of the app's first screen.
   void import('@renderer/shell/NoSession.vue').then(({ default: NoSession }) =>

@@ -75,6 +75,13 @@ export async function proveSession(token: string): Promise<SessionProof> {
   }
 }
 
+let firstProof: Promise<SessionProof> | null = null;
+/**
+ * Settles once the session proof the client asked for when created is answered: the calls made before then have gone
+ * out by the time it settles (each was waiting for it, and goes on first).
+ */
+export const sessionProved = (): Promise<unknown> => firstProof ?? Promise.resolve();
+
 /** The contract over HTTP (calls) and one WebSocket (events), for browser mode. */
 export function createHttpApi(token: string): InnkeeperApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
@@ -93,7 +100,7 @@ export function createHttpApi(token: string): InnkeeperApi {
       })
       .finally(() => (proving = null)));
   // Asked at once, while the page's code still runs: the first screen's calls then find it answered or under way.
-  void prove();
+  firstProof = prove();
   // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
   // which wait for it before they push.
   const root = document.documentElement;

@@ -1,9 +1,18 @@
 import type { Pinia } from 'pinia';
 import type { RouteLocationResolved, Router } from 'vue-router';
+import { callEarly, firstCallsAnswered } from '@renderer/api';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
+import { RATES_PROPERTY_KEY } from '@renderer/features/rates/ratesProperty';
 
 /** How long the inbox's first navigation waits for its first page before it shows the placeholders. */
 export const FIRST_PAGE_WAIT_MS = 400;
+
+/** What the rates calendar shows of a property, asked for early. */
+function ratesOf(hotelId: string) {
+  callEarly('rates.book', { hotelId });
+  callEarly('rates.history', { hotelId });
+  callEarly('rates.draft', { hotelId });
+}
 
 /** The route the address names, past its redirects ('/' and unknown addresses open the inbox). */
 function addressedRoute(router: Router, path: string): RouteLocationResolved {
@@ -18,9 +27,10 @@ function addressedRoute(router: Router, path: string): RouteLocationResolved {
 
 /**
  * Starts what the screen the address names needs, before the app mounts (bench/RESULTS.md, "First screen"): its code
- * (the router would only ask for it once the shell has mounted and its navigation has begun) and, for the inbox's
- * thread list, its first page. The session proof is already under way (the API client asks for it when created), so
- * the calls follow as soon as it is answered. Returns the route's name, for the tests.
+ * (the router would only ask for it once the shell has mounted and its navigation has begun) and its first data:
+ * the inbox's first page of threads, the rates calendar's properties and book. The session proof is already under
+ * way (the API client asks for it when created), so the calls follow as soon as it is answered. Returns the route's
+ * name, for the tests.
  */
 export function startFirstScreen(router: Router, pinia: Pinia, path = window.location.hash.slice(1) || '/'): string {
   const route = addressedRoute(router, path);
@@ -43,5 +53,24 @@ export function startFirstScreen(router: Router, pinia: Pinia, path = window.loc
       });
     }
   }
+  if (route.path === '/rates') {
+    // The calendar's first data, asked for while its code loads (the rates store takes the answers with callOnce):
+    // the properties and, for an owner coming back, the book, history and draft of the property shown last time, or
+    // else of the first one once the properties are there.
+    const properties = callEarly('rates.properties', {});
+    const remembered = localStorage.getItem(RATES_PROPERTY_KEY);
+    if (remembered) ratesOf(remembered);
+    else void properties.then((result) => result.ok && result.value[0] && ratesOf(result.value[0].hotelId));
+  }
   return String(route.name ?? route.path);
+}
+
+/**
+ * Resolves once the first screen is drawn: the router's first navigation done (the inbox's waits for its first page),
+ * the calls asked for it early answered (the rates calendar's), and the frame that shows them painted. What the first screen does not show waits for it (the shell's counts, badges
+ * and status, the toasts' code) rather than competing with it for the page's one thread and the core's connections.
+ */
+export async function afterFirstScreen(router: Router): Promise<void> {
+  await Promise.all([router.isReady().catch(() => {}), firstCallsAnswered()]);
+  await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }

@@ -11,11 +11,11 @@ import {
 import type { RuleEdit } from '@shared/ratesComposer';
 import { type PropertySetup, type PropertySetupInput } from '@shared/rateSetups';
 import type { AppError } from '@shared/result';
-import { api } from '@renderer/api';
+import { api, callOnce } from '@renderer/api';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
 import { latestOnly } from '@renderer/lib/latestOnly';
 
-const PROPERTY_KEY = 'innkeeper.rates.property';
+import { RATES_PROPERTY_KEY as PROPERTY_KEY } from './ratesProperty';
 /** How long the draft's name waits after the last keystroke before it is saved. */
 const NAME_DELAY_MS = 500;
 
@@ -48,15 +48,33 @@ export const useRatesStore = defineStore('rates', () => {
   const lastPush = computed(() => history.value?.find((p) => p.id === lastPushId.value) ?? null);
 
   // ---- properties ------------------------------------------------------------------------------------------------
-  async function loadProperties() {
-    const result = await api['rates.properties']({});
+  let loadingProperties: Promise<void> | null = null;
+  /**
+   * Reads the properties and opens one (everything is read again: pushes may have moved on while another screen was
+   * open). A load already under way is joined, not asked again: a new tab's first screen starts it before the view
+   * mounts (shell/firstScreen.ts), and the view asks once mounted.
+   */
+  function loadProperties(): Promise<void> {
+    return (loadingProperties ??= readProperties().finally(() => (loadingProperties = null)));
+  }
+
+  async function readProperties() {
+    // The property on screen last time is read at once, beside the list: the calendar of an owner coming back has
+    // its data after one round trip, not two. Should it be gone, open() below shows another (these answers are
+    // dropped).
+    const remembered = hotelId.value;
+    const early = remembered ? readOpened(remembered) : null;
+    const result = await callOnce('rates.properties', {});
     if (!result.ok) return void (propertiesError.value = result.error);
     propertiesError.value = null;
     properties.value = result.value;
     const keep = result.value.some((p) => p.hotelId === hotelId.value);
-    // Everything is read again: pushes may have moved on while another screen was open.
+    if (keep && early && hotelId.value === remembered) return void (await early);
     await open(keep ? hotelId.value : (result.value[0]?.hotelId ?? null));
   }
+
+  /** What the screen shows of a property: its book, history and draft. */
+  const readOpened = (id: string) => Promise.all([loadBook(id), loadHistory(id), reloadDraft(id)]);
 
   /** Shows a property: its book, draft, preview and history. */
   async function open(id: string | null, reload = true) {
@@ -73,7 +91,7 @@ export const useRatesStore = defineStore('rates', () => {
     }
     hotelId.value = id;
     if (id) localStorage.setItem(PROPERTY_KEY, id);
-    if (id) await Promise.all([loadBook(id), loadHistory(id), reloadDraft(id)]);
+    if (id) await readOpened(id);
   }
 
   async function saveSetup(input: PropertySetupInput): Promise<AppError | null> {
@@ -94,14 +112,14 @@ export const useRatesStore = defineStore('rates', () => {
 
   // ---- what Su holds, and the history -----------------------------------------------------------------------
   async function loadBook(id: string) {
-    const result = await api['rates.book']({ hotelId: id });
+    const result = await callOnce('rates.book', { hotelId: id });
     if (id !== hotelId.value) return;
     if (result.ok) book.value = result.value;
     bookError.value = result.ok ? null : result.error;
   }
 
   async function loadHistory(id: string) {
-    const result = await api['rates.history']({ hotelId: id });
+    const result = await callOnce('rates.history', { hotelId: id });
     if (id !== hotelId.value) return;
     if (result.ok) history.value = result.value;
     historyError.value = result.ok ? null : result.error;
@@ -153,7 +171,7 @@ export const useRatesStore = defineStore('rates', () => {
     const isNewest = draftLoads();
     const changes = localChanges;
     await chain;
-    const result = await api['rates.draft']({ hotelId: id });
+    const result = await callOnce('rates.draft', { hotelId: id });
     // Stale if another property is on screen, a newer load started, the owner changed the draft meanwhile, or a
     // rename is still waiting to be saved.
     if (id !== hotelId.value || !isNewest() || changes !== localChanges || nameTimer) return;
