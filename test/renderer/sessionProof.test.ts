@@ -116,6 +116,8 @@ describe('the page proves the server before it sends the session token', () => {
     api.on('inbox.changed', () => undefined);
     await vi.waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     expect(tokenSent()).toHaveLength(2); // the call's header and the socket's address
+    // One proof for both: the socket opened on the proof the call waited for (not lost since).
+    expect(sent.filter((line) => line.includes(SESSION_PROOF_PATH))).toHaveLength(1);
   });
 
   it('sends a program on the port nothing — no call, no socket — and says it is not this Innkeeper', async () => {

@@ -114,7 +114,9 @@ export function createHttpApi(token: string): InnkeeperApi {
   const connect = async () => {
     if (socket || connecting || !listening()) return;
     connecting = true;
-    const outcome = await prove();
+    // As for calls: proved once and not lost since (a closed socket or a failed call clears it), the token may go.
+    // The first screen's socket then opens without a second proof's round trip.
+    const outcome = proven ? 'ok' : await prove();
     connecting = false;
     if (socket) return;
     if (outcome !== 'ok') {
