@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRecordRaw } from 'vue-router';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { useRatesStore } from '@renderer/features/rates/ratesStore';
-import { FIRST_PAGE_WAIT_MS, startFirstScreen } from '@renderer/shell/firstScreen';
+import {
+  FIRST_PAGE_WAIT_MS,
+  FOLLOW_UP_WAIT_MS,
+  firstCallsStarted,
+  startFirstScreen,
+} from '@renderer/shell/firstScreen';
 import { createAppRouter, routes } from '@renderer/shell/router';
 import { installFakeApi, settle } from './fakeApi';
 
@@ -125,6 +130,34 @@ describe('the first screen of a new tab', () => {
     expect(rates.hotelId).toBe('H2');
     expect(fake.pending('rates.properties')).toEqual([]);
     expect(fake.pending('rates.book')).toEqual([]);
+  });
+
+  it("lets the shell mount once the calendar's first book has gone out, or after a short wait", async () => {
+    localStorage.clear(); // a first visit: no property remembered
+    spyOnScreens();
+    let fake = installFakeApi();
+    startFirstScreen(createAppRouter(), createPinia(), '/rates');
+    let started = false;
+    void firstCallsStarted().then(() => (started = true));
+    await settle();
+    expect(started).toBe(false); // the list of properties is not there yet
+    fake.pending('rates.properties')[0]!.answer({ ok: true, value: [{ hotelId: 'H2' }] as never });
+    await vi.waitFor(() => expect(started).toBe(true));
+    expect(fake.pending('rates.book')).toHaveLength(1); // gone out before the mount
+    restore();
+
+    // The core is slow: the shell mounts after FOLLOW_UP_WAIT_MS all the same.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    spyOnScreens();
+    fake = installFakeApi();
+    startFirstScreen(createAppRouter(), createPinia(), '/rates');
+    started = false;
+    void firstCallsStarted().then(() => (started = true));
+    await vi.advanceTimersByTimeAsync(FOLLOW_UP_WAIT_MS - 50);
+    expect(started).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toBe(true);
+    expect(fake.pending('rates.properties')).toHaveLength(1);
   });
 
   it('shows the inbox once its first page is there (not placeholders first), or after a short wait without it', async () => {

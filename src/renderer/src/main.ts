@@ -8,7 +8,7 @@ import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
 import { connect, firstCallsSent, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
-import { startFirstScreen } from '@renderer/shell/firstScreen';
+import { firstCallsStarted, startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
 import './styles.css';
 // PrimeVue's theme's rules, after the app's own CSS (its tokens lead, imported first).
@@ -28,9 +28,10 @@ if (api) {
   // The screen's code and first data are asked for first: setting up the component library and mounting the shell
   // keep the page busy a while.
   startFirstScreen(router, pinia);
-  // The shell mounts once those calls have gone out (after the session proof, a round trip to this machine): the
-  // mount keeps the page busy a while, and the calls would otherwise leave only after it. The core answers meanwhile.
-  void firstCallsSent().then(() =>
+  // The shell mounts once those calls have gone out (after the session proof, a round trip to this machine, and for
+  // a first visit to the rates calendar its first property's book): the mount keeps the page busy a while, and the
+  // calls would otherwise leave only after it. The core answers meanwhile.
+  void Promise.all([firstCallsSent(), firstCallsStarted()]).then(() =>
     createApp(App).use(pinia).use(router).use(PrimeVue, primeVue).use(ToastService).mount('#app'),
   );
 } else {

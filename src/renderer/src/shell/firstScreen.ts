@@ -7,6 +7,22 @@ import { RATES_PROPERTY_KEY } from '@renderer/features/rates/ratesProperty';
 /** How long the inbox's first navigation waits for its first page before it shows the placeholders. */
 export const FIRST_PAGE_WAIT_MS = 400;
 
+/** How long the shell's mount waits for the first screen's calls that follow an answer (see firstCallsStarted). */
+export const FOLLOW_UP_WAIT_MS = 150;
+/** The first screen's calls that go out once an earlier one is answered (the rates calendar's first property). */
+let followUps: Promise<unknown> = Promise.resolve();
+
+/**
+ * Settles once the first screen's calls that follow an answer have gone out, or after FOLLOW_UP_WAIT_MS: main.ts
+ * mounts the shell after it, as the mount keeps the page busy a while and the answer would wait behind it (the rates
+ * calendar's book, asked for once the list of properties is there, went out ~300 ms later in bench:calendar).
+ */
+export function firstCallsStarted(): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cap = new Promise((resolve) => (timer = setTimeout(resolve, FOLLOW_UP_WAIT_MS)));
+  return Promise.race([followUps, cap]).finally(() => clearTimeout(timer));
+}
+
 /** What the rates calendar shows of a property, asked for early. */
 function ratesOf(hotelId: string) {
   callEarly('rates.book', { hotelId });
@@ -60,7 +76,10 @@ export function startFirstScreen(router: Router, pinia: Pinia, path = window.loc
     const properties = callEarly('rates.properties', {});
     const remembered = localStorage.getItem(RATES_PROPERTY_KEY);
     if (remembered) ratesOf(remembered);
-    else void properties.then((result) => result.ok && result.value[0] && ratesOf(result.value[0].hotelId));
+    else
+      followUps = properties
+        .then((result) => result.ok && result.value[0] && ratesOf(result.value[0].hotelId))
+        .catch(() => {});
   }
   return String(route.name ?? route.path);
 }
