@@ -280,9 +280,9 @@ browser context (cold cache). Sizes are the files' bytes as loaded (before compr
 | CSS loaded up front | ${kib(front.cssBytes)} | |
 
 How: each screen is a route loaded on demand (\`() => import(…)\`); the HTTP client no longer imports the contract's
-schemas (zod, libphonenumber); PrimeVue components are imported one by one and the theme holds the tokens of only
-the ~30 components the app draws (\`ui/auraParts.ts\`, was Aura's ~90: 115 KB); the toasts' component and the
-no-session page load after the first screen. Files up front: ${[...front.files].join(', ')}. Requested before the
+schemas (zod, libphonenumber); PrimeVue components are imported one by one; PrimeVue's theme (the tokens of the ~30
+components the app draws, \`ui/auraParts.ts\`) is worked out into CSS by the build (\`build/primeTheme.ts\`: the CSS
+up front) and is not in the JavaScript; the toasts' component and the no-session page load after the first screen. Files up front: ${[...front.files].join(', ')}. Requested before the
 inbox's first rows: ${files.join(', ')}.
 
 What each screen adds when it is opened first (its route's chunk and the chunks it imports, beyond the up-front file):
