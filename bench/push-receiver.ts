@@ -296,10 +296,11 @@ ${((cpuAt32.bare / cpuAt32.app) * 100).toFixed(0)} % of the bare route's rate, w
 bare answer, where it now takes ${(cpuAt32.app / cpuAt32.bare).toFixed(1)} times as much. Filing on a worker thread with a connection of its own was
 tried (2026-11-23, not kept): each thread's CPU read from /proc, the main thread spent 223 µs per push (HTTP, handing
 the group over and back, the news) and the filer's thread 276 µs, 499 µs in all against about 380 µs on one thread,
-and it answered no faster (about 2,000 pushes/s at 32 connections): on two cores the load generator needs too, the
-second thread costs more than it frees. With the HTTP side alone (the filing left out, a test build), the app answered
+and in 5 runs each, alternating with the single thread, it answered no faster (the same rates within the runs' spread, at
+32 connections): on two cores the load generator needs too, the second thread costs more than it frees. With the HTTP side alone (the filing left out, a test build), the app answered
 about 10,000 requests/s, as fast as the bare route: filing a push (about 270 µs of it on one thread, a third of that
-the full-text index) is what costs.
+the full-text index) is what costs. The p99 follows: with 32 pushes in flight, each needing about ${cpuAt32.app.toFixed(0)} µs of the one
+thread, the last of 32 that arrive together is answered no sooner than ${((32 * cpuAt32.app) / 1000).toFixed(0)} ms after the first arrived.
 
 The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth
 checked, raw body, filed, acknowledged), one committing each push in its own transaction (\`ingestPush\`, as the
@@ -313,9 +314,11 @@ ${filingRows.join('\n')}
 Messages in the file after the app stopped: ${stored}, for ${acknowledged} acknowledged (warm-up included): none
 acknowledged is missing.
 
-Replaced: (2026-11-23, 08:00, this benchmark before the changes below, load average 3.3) 1 connection 236 req/s
+Replaced: (2026-11-23, 11:30, quiet, load average 0.3–1.9, before a conversation's row was written only where a detail
+changed) 1 connection 854 req/s (p50 1, p99 3 ms, 747 µs of CPU per push) against bare 4927 req/s, 17.3 %; 32
+connections 2136 req/s (p50 13, p99 28 ms, 383 µs per push) against bare 10399 req/s (95 µs), 20.5 %. (2026-11-23, 08:00, this benchmark before the changes below, load average 3.3) 1 connection 236 req/s
 (p50 3, p99 10 ms) against bare 3609 req/s, 6.5 %; 32 connections 487 req/s (p50 58, p99 267 ms) against bare 2564
-req/s, 19.0 % — since then a group is filed without a savepoint per push (each made the full-text index write out),
+req/s, 19.0 % — since then, by 11:30, a group is filed without a savepoint per push (each made the full-text index write out),
 the inbox's news of a group is told once (it reloaded the whole conversation and recounted the unread for every
 push), and the listener's status is read only after a push went to quarantine. (2026-11-22, one commit per push, the
 receiver in the benchmark's own process on a bare database, 8 s, one run) 1 connection 1426 req/s (p50 0, p99 1 ms)
