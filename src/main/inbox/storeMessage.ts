@@ -52,6 +52,9 @@ const THREAD_FIELDS = [
 export type ThreadDetailsRow = Record<(typeof THREAD_FIELDS)[number], string | null>;
 /** A thread's row as the message's filing reads and completes it. */
 type ThreadRow = ThreadDetailsRow & { id: number };
+const SELECT_THREAD = `SELECT id, ${THREAD_FIELDS.join(', ')} FROM threads WHERE channel = ? AND thread_key = ?`;
+const INSERT_THREAD = `INSERT INTO threads (channel, thread_key, ${THREAD_FIELDS.join(', ')}, updated_at)
+  VALUES (?, ?, ${THREAD_FIELDS.map(() => '?').join(', ')}, ?) RETURNING id`;
 
 /**
  * The thread a message belongs to, created or completed. Only what this push knows is written: a later push
@@ -79,16 +82,11 @@ function fileThread(
     guest: guest ? JSON.stringify(guest) : null,
     booking: booking ? JSON.stringify(booking) : null,
   };
-  const row = db
-    .prepare(`SELECT id, ${THREAD_FIELDS.join(', ')} FROM threads WHERE channel = ? AND thread_key = ?`)
-    .get(channel, key) as ThreadRow | undefined;
+  const row = db.prepare(SELECT_THREAD).get(channel, key) as ThreadRow | undefined;
   if (!row) {
-    return db
-      .prepare(
-        `INSERT INTO threads (channel, thread_key, ${THREAD_FIELDS.join(', ')}, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(channel, key, ...THREAD_FIELDS.map((f) => known[f]), receivedAt) as { id: number };
+    return db.prepare(INSERT_THREAD).get(channel, key, ...THREAD_FIELDS.map((f) => known[f]), receivedAt) as {
+      id: number;
+    };
   }
   const merged: ThreadDetailsRow = {
     hotel_id: known.hotel_id ?? row.hotel_id,

@@ -37,7 +37,10 @@ const callKey = (method: Method, args: unknown) => `${method} ${JSON.stringify(a
  */
 export function callEarly<M extends Method>(method: M, args: MethodArgs<M>): Answer<M> {
   const answer = send(method, args);
-  early.set(callKey(method, args), { answer, at: performance.now() });
+  const now = performance.now();
+  // Answers never taken (another property was shown) are let go rather than kept for the page's life.
+  for (const [key, call] of early) if (now - call.at >= EARLY_MS) early.delete(key);
+  early.set(callKey(method, args), { answer, at: now });
   return answer;
 }
 
