@@ -5,6 +5,7 @@ import type { ConnectionProfileInput } from '@shared/connection';
 import type { Environment } from '@shared/environments';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 
 /** The connection settings as the core reports them, plus the outcome of the last test and save. */
 export const useConnectionStore = defineStore('connection', () => {
@@ -18,14 +19,21 @@ export const useConnectionStore = defineStore('connection', () => {
 
   const active = computed<Environment>(() => state.value?.active ?? 'demo');
 
+  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
+  // may arrive before its answer, which is then older and dropped.
+  const reads = latestOnly();
   async function load() {
+    const isNewest = reads();
     const result = await api['connection.get']({});
-    if (result.ok) state.value = result.value;
-    else loadError.value = result.error;
+    if (!result.ok) loadError.value = result.error;
+    else if (isNewest()) state.value = result.value;
   }
 
   function listen() {
-    return api.on('connection.changed', (next) => (state.value = next));
+    return api.on('connection.changed', (next) => {
+      reads();
+      state.value = next;
+    });
   }
 
   async function test(input: ConnectionProfileInput) {

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '@shared/demo';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 
 /** What the owner last asked of the demo: one kind of delivery, or switching the live messages. */
 export type DemoAction = DemoDelivery['kind'] | 'live';
@@ -17,9 +18,13 @@ export const useDemoStore = defineStore('demo', () => {
   const delivering = ref(false);
   const switchingLive = ref(false);
 
+  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
+  // may arrive before its answer, which is then older and dropped.
+  const reads = latestOnly();
   async function load() {
+    const isNewest = reads();
     const answer = await api['demo.status']({});
-    if (answer.ok) status.value = answer.value;
+    if (answer.ok && isNewest()) status.value = answer.value;
   }
 
   /** The core says when the demo starts or stops (the owner changed provider) and when its settings change. */
@@ -27,6 +32,7 @@ export const useDemoStore = defineStore('demo', () => {
     return api.on('demo.changed', (next) => {
       // A demo that stopped takes its last result with it: a later start begins with a clean panel.
       if (!next.running) clearOutcome();
+      reads();
       status.value = next;
     });
   }

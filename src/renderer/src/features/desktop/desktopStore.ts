@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { StartAtLoginState } from '@shared/desktop';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 
 /** "Start Innkeeper when I log in": what the core says, and the owner's choice. */
 export const useDesktopStore = defineStore('desktop', () => {
@@ -12,15 +13,22 @@ export const useDesktopStore = defineStore('desktop', () => {
   /** Counts refused changes: the switch is drawn again from what the core holds (the click had moved it). */
   const refusals = ref(0);
 
+  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
+  // may arrive before its answer, which is then older and dropped.
+  const reads = latestOnly();
   async function load() {
+    const isNewest = reads();
     const answer = await api['desktop.startAtLogin']({});
-    if (answer.ok) state.value = answer.value;
-    else error.value ??= answer.error;
+    if (!answer.ok) error.value ??= answer.error;
+    else if (isNewest()) state.value = answer.value;
   }
 
   /** The core says when it changed elsewhere (the tray's menu, or a real account connected). */
   function listen() {
-    return api.on('desktop.changed', (next) => (state.value = next));
+    return api.on('desktop.changed', (next) => {
+      reads();
+      state.value = next;
+    });
   }
 
   /** Keeps the owner's choice; on failure the switch shows what is really in force, with the reason. */

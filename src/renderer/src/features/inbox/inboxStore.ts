@@ -39,9 +39,13 @@ export const useInboxStore = defineStore('inbox', () => {
   const unreadTotal = computed(() => (counts.value ? counts.value.unreadThreads + counts.value.unreadReviews : 0));
   watch(unreadTotal, (n) => setUnreadCount(n), { immediate: true });
 
+  // The answer to a read and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the
+  // read may arrive before its answer. The answer is kept only if no event came since the read was asked.
+  const countsReads = latestOnly();
   async function loadCounts() {
+    const isNewest = countsReads();
     const result = await api['inbox.counts']({});
-    if (result.ok) counts.value = result.value;
+    if (result.ok && isNewest()) counts.value = result.value;
   }
 
   // ---- the thread list -------------------------------------------------------------------------------------
@@ -313,6 +317,7 @@ export const useInboxStore = defineStore('inbox', () => {
   /** Follows the core's inbox events; returns the function that stops. */
   function listen(): () => void {
     return api.on('inbox.changed', (change) => {
+      countsReads(); // newer than any read under way
       counts.value = change.counts;
       if (change.threadId !== null || change.reviewId === null) refreshList();
       // A first message or review from a property puts it in the property filter.

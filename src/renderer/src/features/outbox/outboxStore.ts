@@ -3,6 +3,7 @@ import { shallowRef } from 'vue';
 import type { OutboxStatus } from '@shared/outbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 
 type Decision = 'outbox.retry' | 'outbox.discard' | 'outbox.markSent';
@@ -14,14 +15,19 @@ type Decision = 'outbox.retry' | 'outbox.discard' | 'outbox.markSent';
 export const useOutboxStore = defineStore('outbox', () => {
   const status = shallowRef<OutboxStatus | null>(null);
 
+  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
+  // may arrive before its answer, which is then older and dropped.
+  const reads = latestOnly();
   async function load() {
+    const isNewest = reads();
     const result = await api['outbox.status']({});
-    if (result.ok) status.value = result.value;
+    if (result.ok && isNewest()) status.value = result.value;
   }
 
   function listen(): () => void {
     const inbox = useInboxStore();
     return api.on('outbox.changed', (next) => {
+      reads();
       status.value = next;
       // The thread or review on screen shows where each of its replies is.
       inbox.refreshOpen();

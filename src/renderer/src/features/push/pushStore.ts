@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { PushSettingsInput, PushStatus, QuarantinedPush } from '@shared/push';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
+import { latestOnly } from '@renderer/lib/latestOnly';
 
 /** The push listener's settings and health, live, and the pushes it set aside as not understood. */
 export const usePushStore = defineStore('push', () => {
@@ -10,13 +11,20 @@ export const usePushStore = defineStore('push', () => {
   const saveError = ref<AppError | null>(null);
   const saving = ref(false);
 
+  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
+  // may arrive before its answer, which is then older and dropped.
+  const reads = latestOnly();
   async function load() {
+    const isNewest = reads();
     const result = await api['push.status']({});
-    if (result.ok) status.value = result.value;
+    if (result.ok && isNewest()) status.value = result.value;
   }
 
   function listen() {
-    return api.on('push.changed', (next) => (status.value = next));
+    return api.on('push.changed', (next) => {
+      reads();
+      status.value = next;
+    });
   }
 
   async function save(input: PushSettingsInput): Promise<boolean> {

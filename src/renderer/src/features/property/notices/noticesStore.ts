@@ -23,9 +23,13 @@ export const useNoticesStore = defineStore('notices', () => {
   const unseenHere = computed(() => view.value?.notices.filter((n) => n.seenAt === null).length ?? 0);
 
   /** The unseen count, at start. */
+  // The answer to a read and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the
+  // read may arrive before its answer. The answer is kept only if no event came since the read was asked.
+  const unseenReads = latestOnly();
   async function loadUnseen(): Promise<void> {
+    const isNewest = unseenReads();
     const result = await api['notices.list']({});
-    if (result.ok) unseen.value = result.value.unseen;
+    if (result.ok && isNewest()) unseen.value = result.value.unseen;
   }
 
   const loads = latestOnly();
@@ -99,6 +103,7 @@ export const useNoticesStore = defineStore('notices', () => {
   /** Follows `notices.changed`: the badge, the list on screen, and the new notices for the alerts. */
   function listen(): () => void {
     return api.on('notices.changed', (change) => {
+      unseenReads(); // newer than any read under way
       unseen.value = change.unseen;
       if (hotelId.value && view.value) void load();
       for (const notice of change.added) added.forEach((listener) => listener(notice));
