@@ -3,10 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRecordRaw } from 'vue-router';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { useRatesStore } from '@renderer/features/rates/ratesStore';
+import { awaitEvents, eventsOpened } from '@renderer/api/link';
 import {
+  EVENTS_WAIT_MS,
   FIRST_PAGE_WAIT_MS,
   FOLLOW_UP_WAIT_MS,
   firstCallsStarted,
+  readOnceEventsFlow,
   startFirstScreen,
 } from '@renderer/shell/firstScreen';
 import { createAppRouter, routes } from '@renderer/shell/router';
@@ -187,5 +190,43 @@ describe('the first screen of a new tab', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(navigated).toBe(true);
     expect(fake.pending('inbox.threads')).toHaveLength(1); // still under way: the list shows it is loading
+  });
+});
+
+describe('the shell reads once the core events reach the page', () => {
+  afterEach(() => eventsOpened());
+  const calls = () => {
+    const log: string[] = [];
+    return { log, read: () => log.push('read'), readAgain: () => log.push('again') };
+  };
+
+  it('in Electron (events flow from the start): reads once, nothing again', async () => {
+    const { log, read, readAgain } = calls();
+    await readOnceEventsFlow(read, readAgain);
+    expect(log).toEqual(['read']);
+  });
+
+  it('in a new tab: reads when the socket opens, and what the first screen read before is read again', async () => {
+    vi.useFakeTimers();
+    awaitEvents();
+    const { log, read, readAgain } = calls();
+    const done = readOnceEventsFlow(read, readAgain);
+    await vi.advanceTimersByTimeAsync(EVENTS_WAIT_MS - 1);
+    expect(log).toEqual([]);
+    eventsOpened();
+    await done;
+    expect(log).toEqual(['read', 'again']);
+  });
+
+  it('a socket slower than EVENTS_WAIT_MS: reads then anyway, and again when it opens', async () => {
+    vi.useFakeTimers();
+    awaitEvents();
+    const { log, read, readAgain } = calls();
+    const done = readOnceEventsFlow(read, readAgain);
+    await vi.advanceTimersByTimeAsync(EVENTS_WAIT_MS);
+    expect(log).toEqual(['read']);
+    eventsOpened();
+    await done;
+    expect(log).toEqual(['read', 'read', 'again']);
   });
 });

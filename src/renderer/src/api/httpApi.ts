@@ -3,7 +3,7 @@
 import type { ContractEvents, EventName, InnkeeperApi, Method } from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
 import { SESSION_PROOF_PATH, sessionProofMessage } from '@shared/sessionProof';
-import { setCoreLink } from './link';
+import { awaitEvents, eventsOpened, setCoreLink } from './link';
 
 const STORAGE_KEY = 'innkeeper.session';
 
@@ -101,6 +101,7 @@ export function createHttpApi(token: string): InnkeeperApi {
       .finally(() => (proving = null)));
   // Asked at once, while the page's code still runs: the first screen's calls then find it answered or under way.
   firstProof = prove();
+  awaitEvents();
   // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
   // which wait for it before they push.
   const root = document.documentElement;
@@ -133,6 +134,7 @@ export function createHttpApi(token: string): InnkeeperApi {
       retryMs = 500;
       root.dataset.events = 'open';
       setCoreLink('connected');
+      eventsOpened();
     };
     opened.onmessage = (message) => {
       const { event, payload } = JSON.parse(String(message.data)) as { event: EventName; payload: unknown };

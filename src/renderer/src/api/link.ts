@@ -21,6 +21,26 @@ export function setCoreLink(next: CoreLink): void {
   if (next === 'connected' && was !== 'connected') reconnectListeners.forEach((listener) => listener());
 }
 
+let eventsOpen: Promise<boolean> = Promise.resolve(false);
+let markEventsOpen = (): void => {};
+
+/** Browser mode: the client was made; the core's events reach this page once its event socket opens. */
+export function awaitEvents(): void {
+  eventsOpen = new Promise((resolve) => (markEventsOpen = () => resolve(true)));
+}
+
+/** Browser mode: the event socket opened (only the first time counts). */
+export function eventsOpened(): void {
+  markEventsOpen();
+}
+
+/**
+ * Resolves once the core's events reach this window: at once in Electron (with false); in browser mode when the event
+ * socket first opens (with true: a change between a read made before then and the opening sent this page no event,
+ * so what was read may be older than it looks).
+ */
+export const firstEventsOpen = (): Promise<boolean> => eventsOpen;
+
 /** Calls `listener` each time the link comes back after it was lost; returns the function that stops. */
 export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);

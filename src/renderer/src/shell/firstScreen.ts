@@ -1,6 +1,7 @@
 import type { Pinia } from 'pinia';
 import type { RouteLocationResolved, Router } from 'vue-router';
 import { callEarly, firstCallsAnswered } from '@renderer/api';
+import { firstEventsOpen } from '@renderer/api/link';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { RATES_PROPERTY_KEY } from '@renderer/features/rates/ratesProperty';
 
@@ -92,4 +93,26 @@ export function startFirstScreen(router: Router, pinia: Pinia, path = window.loc
 export async function afterFirstScreen(router: Router): Promise<void> {
   await Promise.all([router.isReady().catch(() => {}), firstCallsAnswered()]);
   await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/** Browser mode: how long the shell's reads wait for the event socket to open before they go anyway. */
+export const EVENTS_WAIT_MS = 2_000;
+
+/**
+ * Browser mode: a change between a read and the event socket's opening sends this page no event, and the screen
+ * would show the older state until the next change. `read` (the shell's counts and statuses) runs once events flow:
+ * at once in Electron, and in a new tab the socket is normally open by the time this is called. `readAgain` (what the
+ * first screen read before the socket opened) runs once the socket opens. A socket that takes longer than
+ * EVENTS_WAIT_MS does not hold `read` back: it runs then, and again with `readAgain` once the socket opens.
+ */
+export async function readOnceEventsFlow(read: () => void, readAgain: () => void): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cap = new Promise<'not yet'>((resolve) => (timer = setTimeout(() => resolve('not yet'), EVENTS_WAIT_MS)));
+  const open = await Promise.race([firstEventsOpen(), cap]).finally(() => clearTimeout(timer));
+  read();
+  if (open === 'not yet') {
+    await firstEventsOpen();
+    read();
+  }
+  if (open !== false) readAgain();
 }

@@ -359,6 +359,8 @@ export const useInboxStore = defineStore('inbox', () => {
     showRows: list.show,
     /** Loads the list from the top (first visit, or Try again). */
     loadList: list.reset,
+    /** Reads again the rows shown, keeping them on screen until the answer (as a change's event does). */
+    refreshList,
     openId,
     thread,
     threadError,
