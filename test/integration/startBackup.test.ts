@@ -8,7 +8,7 @@ import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';
 
 /**
- * The start's backup (VACUUM INTO of the whole file) is taken just after the start rather than before the listener
+ * The start's backup (a copy of the whole file) is taken just after the start rather than before the listener
  * answers, and never skipped: when its time comes, when the backups are asked for, or when the store stops.
  */
 describe('the backup at start', () => {
@@ -25,16 +25,25 @@ describe('the backup at start', () => {
   const store = (firstBackupAfterMs: number) =>
     createStoreService({ database, settings: createConfSettingsStore(dir.path), now: Date.now, firstBackupAfterMs });
 
-  it('is not taken during start, and is taken when the backups are first asked for', () => {
+  it('is not taken during start, and is begun when the backups are first asked for, then said', async () => {
     const service = store(60_000);
+    let told = 0;
+    service.onBackup(() => told++);
     service.start();
     expect(listBackups(database.path)).toEqual([]);
+    // Asked for: begun, listed once whole, and the listeners told (the screen's status is sent again).
+    expect(service.status().backups).toEqual([]);
+    await eventually(
+      async () => told,
+      (n) => n === 1,
+    );
     const listed = service.status().backups;
     expect(listed).toHaveLength(1);
     expect(listBackups(database.path).map((b) => b.file)).toEqual(listed.map((b) => b.file));
     // Once per run: asking again takes no second one.
     expect(service.status().backups).toHaveLength(1);
-    service.stop();
+    await service.stop();
+    expect(told).toBe(1);
   });
 
   it('is taken by itself once its time comes', async () => {
@@ -45,13 +54,13 @@ describe('the backup at start', () => {
       (b) => b.length === 1,
     );
     expect(backups).toHaveLength(1);
-    service.stop();
+    await service.stop();
   });
 
-  it('is taken when the store stops before its time', () => {
+  it('is taken when the store stops before its time, and the stop waits for it', async () => {
     const service = store(60_000);
     service.start();
-    service.stop();
+    await service.stop();
     expect(listBackups(database.path)).toHaveLength(1);
   });
 });

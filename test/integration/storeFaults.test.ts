@@ -122,7 +122,7 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
 });
 
 describe('restoring is safe to repeat after a crash', () => {
-  it('a start that dies after the swap does not move the restored file aside at the next start', () => {
+  it('a start that dies after the swap does not move the restored file aside at the next start', async () => {
     const dir = tempDir();
     cleanups.push(() => dir.remove());
     const path = join(dir.path, 'innkeeper.db');
@@ -130,7 +130,7 @@ describe('restoring is safe to repeat after a crash', () => {
     database.db
       .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (1, 'in the backup', 'stored')")
       .run();
-    const backup = takeBackup(database.db, path, Date.now());
+    const backup = await takeBackup(database.db, path, Date.now());
     database.db
       .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (?, 'later', 'stored')")
       .run(Date.now() + 1);

@@ -16,13 +16,13 @@ afterEach(async () => {
 });
 
 /** A data folder whose file holds one message in its backup and `later` messages received after it. */
-function folderWithBackup(later: string[]) {
+async function folderWithBackup(later: string[]) {
   const dir = tempDir();
   cleanups.push(() => dir.remove());
   const path = join(dir.path, 'innkeeper.db');
   const database = openDatabase(path);
   ingestPush(database, message('9100000000', 'In the backup'), Date.now() - 60_000);
-  const backup = takeBackup(database.db, path, Date.now() - 30_000);
+  const backup = await takeBackup(database.db, path, Date.now() - 30_000);
   later.forEach((text, i) => ingestPush(database, message(`91000000${10 + i}`, text), Date.now() + i));
   database.close();
   return { dir: dir.path, path, backup };
@@ -69,8 +69,8 @@ describe('a restore never loses the pushes it read back from the damaged file', 
     expect(readdirSync(join(dataDir, 'damaged')).filter((f) => f.endsWith('.db'))).toHaveLength(1);
   });
 
-  it('filing that fails (a store fault) leaves the restore unfinished and says so; the next start files them', () => {
-    const { dir, path, backup } = folderWithBackup(['Later one', 'Later two']);
+  it('filing that fails (a store fault) leaves the restore unfinished and says so; the next start files them', async () => {
+    const { dir, path, backup } = await folderWithBackup(['Later one', 'Later two']);
     requestRestore(path, backup.file, Date.now(), null);
     const settings = createConfSettingsStore(dir);
 
@@ -99,11 +99,11 @@ describe('a restore never loses the pushes it read back from the damaged file', 
 
 describe('the backup the owner chose', () => {
   it('survives the rotation of later backups and is restored at the next start', async () => {
-    const { dir, path, backup } = folderWithBackup(['After the chosen backup']);
+    const { dir, path, backup } = await folderWithBackup(['After the chosen backup']);
     requestRestore(path, backup.file, Date.now(), null);
     // Four more backups before the next start (one every 4 hours while the file is sound, 3 kept): the chosen one stays.
     const open = new DatabaseSync(path);
-    for (let i = 1; i <= 4; i += 1) takeBackup(open, path, Date.now() + i * 1000);
+    for (let i = 1; i <= 4; i += 1) await takeBackup(open, path, Date.now() + i * 1000);
     open.close();
     const kept = listBackups(path).map((b) => b.file);
     expect(kept).toHaveLength(4);
@@ -117,7 +117,7 @@ describe('the backup the owner chose', () => {
   });
 
   it('gone before the start: Innkeeper starts on the current file and says the backup was not restored', async () => {
-    const { dir, path, backup } = folderWithBackup(['Kept in the current file']);
+    const { dir, path, backup } = await folderWithBackup(['Kept in the current file']);
     requestRestore(path, backup.file, Date.now(), null);
     rmSync(join(dir, 'backups', backup.file));
     const t = await storeCore(dir);
@@ -133,7 +133,7 @@ describe('the backup the owner chose', () => {
   });
 
   it('damaged too: Innkeeper starts on the current file and says why the backup was not used', async () => {
-    const { dir, path, backup } = folderWithBackup(['Kept in the current file']);
+    const { dir, path, backup } = await folderWithBackup(['Kept in the current file']);
     requestRestore(path, backup.file, Date.now(), null);
     damage(join(dir, 'backups', backup.file));
     const t = await storeCore(dir);
@@ -146,10 +146,10 @@ describe('the backup the owner chose', () => {
 });
 
 describe('a data file too damaged to open, and its newest backup damaged too', () => {
-  it('the newest SOUND backup is restored at once', () => {
-    const { dir, path, backup } = folderWithBackup(['Received later']);
+  it('the newest SOUND backup is restored at once', async () => {
+    const { dir, path, backup } = await folderWithBackup(['Received later']);
     const later = new DatabaseSync(path);
-    const newest = takeBackup(later, path, Date.now() + 1000);
+    const newest = await takeBackup(later, path, Date.now() + 1000);
     later.close();
     damage(join(dir, 'backups', newest.file));
     // Garbage over the schema on page 1 (the header stays): SQLite cannot even read the table list.
@@ -164,7 +164,7 @@ describe('a data file too damaged to open, and its newest backup damaged too', (
 
 describe('a restore while another process has the data file open', () => {
   it('is not swapped in, says which process, stays chosen, and happens once that process is gone', async () => {
-    const { dir, path, backup } = folderWithBackup(['Received after the backup']);
+    const { dir, path, backup } = await folderWithBackup(['Received after the backup']);
     const other = await dataFileChild(path, 'hold');
     cleanups.push(() => other.kill());
     requestRestore(path, backup.file, Date.now(), null);
@@ -195,8 +195,8 @@ describe('a restore while another process has the data file open', () => {
 });
 
 describe('restore.json is checked before anything is moved', () => {
-  it('a crafted place for the damaged file is refused: the data file stays where it is', () => {
-    const { dir, path, backup } = folderWithBackup(['Still here']);
+  it('a crafted place for the damaged file is refused: the data file stays where it is', async () => {
+    const { dir, path, backup } = await folderWithBackup(['Still here']);
     const elsewhere = tempDir();
     cleanups.push(() => elsewhere.remove());
     const before = readFileSync(path);

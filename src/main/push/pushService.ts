@@ -130,7 +130,7 @@ export function createPushService(deps: PushServiceDeps) {
     if (retry) clearTimeout(retry);
     retry = null;
     await tunnels.close();
-    store.stop();
+    await store.stop();
     await running?.close();
     running = null;
     deps.demo?.listening(null);
@@ -174,8 +174,11 @@ export function createPushService(deps: PushServiceDeps) {
         store: store.status(),
       };
     },
-    /** Called when the store's health changes (damage found, writes failing or working again). */
-    onStoreChange: (listener: () => void) => deps.database.health.onChange(listener),
+    /** Called when the store's health changes (damage found, writes failing or working again) and a backup is taken. */
+    onStoreChange: (listener: () => void) => {
+      const stops = [deps.database.health.onChange(listener), store.onBackup(listener)];
+      return () => stops.forEach((stop) => stop());
+    },
     /** The owner chose a backup to restore: it is swapped in when Innkeeper next starts. */
     restoreBackup(file: string): PushStatus {
       if (!store.status().backups.some((b) => b.file === file)) {

@@ -48,10 +48,17 @@ export function createStoreService(deps: {
   const onDisk = database.path !== ':memory:';
   let timer: NodeJS.Timeout | null = null;
   let started = false;
+  /** The backup being taken: one at a time (a second ask while it runs gets the same one). */
+  let underWay: Promise<BackupInfo | null> | null = null;
+  const taken = new Set<() => void>();
 
-  /** Checks the file, then backs it up; a failed check marks the store damaged instead. */
-  function backupNow(checked = false): BackupInfo | null {
-    if (!onDisk || database.health.refusing()) return null;
+  /**
+   * Checks the file, then backs it up; a failed check marks the store damaged instead. Resolves once the backup is
+   * whole and listed (null when none was taken); the core goes on answering meanwhile.
+   */
+  function backupNow(checked = false): Promise<BackupInfo | null> {
+    if (underWay) return underWay;
+    if (!onDisk || database.health.refusing()) return Promise.resolve(null);
     if (!checked) {
       const problem = quickCheck(database.db);
       if (problem) {
@@ -59,15 +66,21 @@ export function createStoreService(deps: {
           `the data file failed its integrity check (SQLite: ${problem})`,
           listBackups(database.path)[0]?.takenAt ?? null,
         );
-        return null;
+        return Promise.resolve(null);
       }
     }
-    try {
-      return takeBackup(database.db, database.path, now());
-    } catch (error) {
-      console.error(`the data file could not be backed up: ${errorText(error)}`);
-      return null;
-    }
+    const taking = takeBackup(database.db, database.path, now()).then(
+      (info) => {
+        taken.forEach((listener) => listener());
+        return info;
+      },
+      (error: unknown) => {
+        console.error(`the data file could not be backed up: ${errorText(error)}`);
+        return null;
+      },
+    );
+    underWay = taking.finally(() => (underWay = null));
+    return underWay;
   }
 
   /**
@@ -142,35 +155,41 @@ export function createStoreService(deps: {
 
   /** The start's backup, when it is still to be taken. */
   let firstBackup: NodeJS.Timeout | null = null;
-  function takeFirstBackup(): void {
-    if (!firstBackup) return;
+  function takeFirstBackup(): Promise<unknown> {
+    if (!firstBackup) return underWay ?? Promise.resolve();
     clearTimeout(firstBackup);
     firstBackup = null;
-    backupNow(true);
+    return backupNow(true);
   }
 
   return {
     /**
      * Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. The
-     * start's backup (a VACUUM INTO of the whole file, longer as the inbox grows) is taken just after the start, once
+     * start's backup (a copy of the whole file, in steps: longer as the inbox grows) is begun just after the start, once
      * the listener and the window are up, or sooner when the backups are asked for or the store stops; the file's
      * check it relies on (`quick_check`) ran when the database was opened, before anything is acknowledged.
      */
     start(): void {
       if (!started) {
         started = true;
-        firstBackup = setTimeout(takeFirstBackup, deps.firstBackupAfterMs ?? FIRST_BACKUP_AFTER_MS);
+        firstBackup = setTimeout(() => void takeFirstBackup(), deps.firstBackupAfterMs ?? FIRST_BACKUP_AFTER_MS);
         firstBackup.unref();
       }
       if (onDisk && !timer) {
-        timer = setInterval(() => backupNow(), deps.everyMs ?? BACKUP_EVERY_MS);
+        timer = setInterval(() => void backupNow(), deps.everyMs ?? BACKUP_EVERY_MS);
         timer.unref();
       }
     },
-    stop(): void {
-      takeFirstBackup();
+    /** Takes the start's backup if it is still to be taken, and waits for the one under way (the file closes next). */
+    async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
+      await takeFirstBackup();
+    },
+    /** Calls `listener` each time a backup is whole and listed; returns the function that stops. */
+    onBackup(listener: () => void): () => void {
+      taken.add(listener);
+      return () => taken.delete(listener);
     },
     backupNow,
     /** Null when the file can be written; else why not (a read-only file or folder, a full disk). */
@@ -178,7 +197,8 @@ export function createStoreService(deps: {
       return writeProbe(database.db);
     },
     status(): StoreStatus {
-      takeFirstBackup();
+      // Asked for before its time: the start's backup is begun now, and listed once whole (see onBackup).
+      void takeFirstBackup();
       const problem = database.health.problem();
       const damaged = problem?.kind === 'damaged';
       const last = settings.get<LastRestore>(LAST_RESTORE_KEY) ?? null;
