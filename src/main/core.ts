@@ -70,7 +70,7 @@ export interface Core {
  */
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
-  const db = openDatabase(join(deps.dataDir, 'innkeeper.db'));
+  const db = openDatabase(join(deps.dataDir, 'innkeeper.db'), undefined, undefined, { checkApart: true });
   const events = createEventBus(() => deps.secrets.values());
   const { profiles, connection } = createConnectionFeature({
     ...deps,

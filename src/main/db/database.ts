@@ -13,6 +13,7 @@ import {
 import { markInUse } from './folderLock';
 import { MIGRATIONS, type Migration } from './migrations';
 import { createStoreHealth, type StoreHealth } from './storeHealth';
+import { checkApart, type CheckApart } from './checkApart';
 import { quickCheck, storeFault } from './storeFaults';
 
 /** The app's SQLite database (node:sqlite), migrated and tuned. */
@@ -25,6 +26,12 @@ export interface Database {
   transaction<T>(fn: () => T): T;
   /** Whether the file passed its integrity check, and whether writes currently fail. */
   readonly health: StoreHealth;
+  /**
+   * Settles once the file's integrity check has run and `health` says what it found. At once unless opened with
+   * `checkApart`: then the check runs on a worker while the start goes on, and what must not happen in a damaged
+   * file (acknowledging a push, a backup over the good ones) waits for it.
+   */
+  readonly checked: Promise<void>;
   /** Set when this start swapped in a backup (or carries on with one swapped in by a start that died). */
   readonly restored: RestoreOutcome | null;
   /** Set when the backup chosen for this start was not swapped in, and why. */
@@ -60,13 +67,15 @@ export function openDatabase(
   path: string,
   migrations: readonly Migration[] = MIGRATIONS,
   now: () => number = Date.now,
+  /** Runs the integrity check on a worker thread (see `checked`); else here, before this returns. */
+  options: { checkApart?: boolean } = {},
 ): Database {
   const onDisk = path !== ':memory:';
   if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // Marked as in use before anything is swapped: a restore in another process waits while this one has it open.
   const release = onDisk ? markInUse(path) : () => {};
   try {
-    return open(path, migrations, now, onDisk, release);
+    return open(path, migrations, now, onDisk, release, options.checkApart === true);
   } catch (error) {
     release();
     throw error;
@@ -79,6 +88,7 @@ function open(
   now: () => number,
   onDisk: boolean,
   release: () => void,
+  apart: boolean,
 ): Database {
   let start: RestoreStart | null = onDisk ? applyPendingRestore(path, now()) : null;
   let db: DatabaseSync;
@@ -113,15 +123,20 @@ function open(
   if (onDisk) makeDatabaseFilesOwnerOnly(path);
 
   const health = createStoreHealth(db, now);
-  if (onDisk) {
-    const problem = quickCheck(db);
-    if (problem) {
-      health.markDamaged(
-        `the data file failed its integrity check (SQLite: ${problem})`,
-        listBackups(path)[0]?.takenAt ?? null,
-      );
-    }
-  }
+  let closed = false;
+  const found = (problem: string | null) => {
+    if (!problem || closed) return;
+    health.markDamaged(
+      `the data file failed its integrity check (SQLite: ${problem})`,
+      listBackups(path)[0]?.takenAt ?? null,
+    );
+  };
+  let check: CheckApart | null = null;
+  let checked = Promise.resolve();
+  if (onDisk && apart) {
+    check = checkApart(path, db);
+    checked = check.result.then(found);
+  } else if (onDisk) found(quickCheck(db));
 
   const transaction = <T>(fn: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
@@ -154,7 +169,10 @@ function open(
     health,
     restored,
     restoreRefused,
+    checked,
     close: () => {
+      closed = true;
+      check?.stop();
       db.close();
       release();
     },

@@ -37,6 +37,9 @@ interface Waiting {
 export function createGroupWriter(database: Database, now: () => number = Date.now): GroupWriter {
   let waiting: Waiting[] = [];
   let scheduled = false;
+  // Nothing is filed (or acknowledged) before the file's integrity check has said whether it is sound.
+  let checked = false;
+  void database.checked.then(() => (checked = true));
   const stats: GroupWriterStats = { groups: 0, pushes: 0, largest: 0 };
 
   function write(): void {
@@ -72,7 +75,8 @@ export function createGroupWriter(database: Database, now: () => number = Date.n
         waiting.push({ push, resolve, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(write);
+          if (checked) setImmediate(write);
+          else void database.checked.then(() => setImmediate(write));
         }
       });
     },

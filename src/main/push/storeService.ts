@@ -14,7 +14,8 @@ import {
   type BackupInfo,
 } from '../db/backup';
 import { STORE_COMPONENT } from '../db/storeHealth';
-import { quickCheck, writeProbe, type StoreFault } from '../db/storeFaults';
+import { checkApart, type CheckApart } from '../db/checkApart';
+import { writeProbe, type StoreFault } from '../db/storeFaults';
 import { fileInTransaction } from './ingest';
 import { createUptimeLog } from './uptime';
 
@@ -50,6 +51,9 @@ export function createStoreService(deps: {
   let started = false;
   /** The backup being taken: one at a time (a second ask while it runs gets the same one). */
   let underWay: Promise<BackupInfo | null> | null = null;
+  /** The integrity check before a later backup, while it runs; and whether the store is stopping. */
+  let check: CheckApart | null = null;
+  let stopping = false;
   const taken = new Set<() => void>();
 
   /**
@@ -57,30 +61,36 @@ export function createStoreService(deps: {
    * whole and listed (null when none was taken); the core goes on answering meanwhile.
    */
   function backupNow(checked = false): Promise<BackupInfo | null> {
-    if (underWay) return underWay;
-    if (!onDisk || database.health.refusing()) return Promise.resolve(null);
+    underWay ??= checkThenBackUp(checked).finally(() => (underWay = null));
+    return underWay;
+  }
+
+  async function checkThenBackUp(checked: boolean): Promise<BackupInfo | null> {
+    // The start's check (on a worker while the core starts) has said whether the file is sound.
+    await database.checked;
+    if (!onDisk || database.health.refusing()) return null;
     if (!checked) {
-      const problem = quickCheck(database.db);
+      // On a worker too: the check reads the whole file, and the core goes on answering meanwhile.
+      check = checkApart(database.path, database.db);
+      const problem = await check.result;
+      check = null;
+      if (stopping || database.health.refusing()) return null;
       if (problem) {
         database.health.markDamaged(
           `the data file failed its integrity check (SQLite: ${problem})`,
           listBackups(database.path)[0]?.takenAt ?? null,
         );
-        return Promise.resolve(null);
+        return null;
       }
     }
-    const taking = takeBackup(database.db, database.path, now()).then(
-      (info) => {
-        taken.forEach((listener) => listener());
-        return info;
-      },
-      (error: unknown) => {
-        console.error(`the data file could not be backed up: ${errorText(error)}`);
-        return null;
-      },
-    );
-    underWay = taking.finally(() => (underWay = null));
-    return underWay;
+    try {
+      const info = await takeBackup(database.db, database.path, now());
+      taken.forEach((listener) => listener());
+      return info;
+    } catch (error) {
+      console.error(`the data file could not be backed up: ${errorText(error)}`);
+      return null;
+    }
   }
 
   /**
@@ -184,6 +194,11 @@ export function createStoreService(deps: {
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
+      // A later backup still checking the file is let go (the file closes next); the start's backup is taken.
+      stopping = true;
+      check?.stop();
+      await underWay;
+      stopping = false;
       await takeFirstBackup();
     },
     /** Calls `listener` each time a backup is whole and listed; returns the function that stops. */

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkApart } from '../../src/main/db/checkApart';
+import { openDatabase, type Database } from '../../src/main/db/database';
+import { quickCheck } from '../../src/main/db/storeFaults';
+import { createGroupWriter } from '../../src/main/push/groupWriter';
+import { StoreUnavailable } from '../../src/main/push/ingest';
+import { damage, message, messageTexts } from '../support/storeKit';
+import { tempDir } from '../support/tempDir';
+
+// The start's integrity check reads the whole file (~200 ms for bench:inbox's 17 MiB inbox, more as it grows). It
+// runs on a worker while the core starts; nothing is acknowledged into the file before it has said the file is sound.
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()));
+
+/** A data file with one message in it, closed; damaged when asked. */
+async function dataFile(damaged: boolean): Promise<string> {
+  const dir = tempDir();
+  cleanups.push(() => dir.remove());
+  const path = join(dir.path, 'innkeeper.db');
+  const database = openDatabase(path);
+  await createGroupWriter(database).submit({ raw: message('9500000001', 'Already here'), now: Date.now(), source: null });
+  database.close();
+  if (damaged) damage(path);
+  return path;
+}
+
+const open = (path: string): Database => {
+  const database = openDatabase(path, undefined, undefined, { checkApart: true });
+  cleanups.push(() => database.close());
+  return database;
+};
+
+describe('the integrity check on a worker', () => {
+  it('finds what the check on the main thread finds, sound or damaged', async () => {
+    for (const damaged of [false, true]) {
+      const path = await dataFile(damaged);
+      const here = openDatabase(path);
+      const expected = quickCheck(here.db);
+      const apart = await checkApart(path, here.db).result;
+      here.close();
+      expect(apart).toBe(expected);
+      if (damaged) expect(apart).toMatch(/\S/);
+      else expect(apart).toBeNull();
+    }
+  });
+
+  it('a push arriving before the check has said the file is damaged is refused, not acknowledged into it', async () => {
+    const path = await dataFile(true);
+    const database = open(path);
+    // Opened at once: the check is still under way.
+    expect(database.health.problem()).toBeNull();
+    const writer = createGroupWriter(database);
+    const answer = writer.submit({ raw: message('9500000002', 'During the check'), now: Date.now(), source: null });
+    await expect(answer).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(database.health.problem()).toMatchObject({ kind: 'damaged' });
+    expect(messageTexts(database)).toEqual(['Already here']);
+  });
+
+  it('on a sound file the push waits for the check, then is filed', async () => {
+    const path = await dataFile(false);
+    const database = open(path);
+    const writer = createGroupWriter(database);
+    const filed = await writer.submit({ raw: message('9500000003', 'After the check'), now: Date.now(), source: null });
+    expect(filed.outcome).toBe('stored');
+    expect(database.health.problem()).toBeNull();
+    expect(messageTexts(database)).toEqual(['After the check', 'Already here']);
+  });
+
+  it('a file closed while its check runs: the check is stopped and nothing is marked', async () => {
+    const path = await dataFile(true);
+    const database = openDatabase(path, undefined, undefined, { checkApart: true });
+    database.close();
+    await database.checked;
+    expect(database.health.problem()).toBeNull();
+  });
+});
