@@ -61,7 +61,12 @@ export function createStoreService(deps: {
    * whole and listed (null when none was taken); the core goes on answering meanwhile.
    */
   function backupNow(checked = false): Promise<BackupInfo | null> {
-    underWay ??= checkThenBackUp(checked).finally(() => (underWay = null));
+    underWay ??= checkThenBackUp(checked)
+      .catch((error: unknown) => {
+        console.error(`the data file could not be backed up: ${errorText(error)}`);
+        return null;
+      })
+      .finally(() => (underWay = null));
     return underWay;
   }
 
@@ -83,14 +88,9 @@ export function createStoreService(deps: {
         return null;
       }
     }
-    try {
-      const info = await takeBackup(database.db, database.path, now());
-      taken.forEach((listener) => listener());
-      return info;
-    } catch (error) {
-      console.error(`the data file could not be backed up: ${errorText(error)}`);
-      return null;
-    }
+    const info = await takeBackup(database.db, database.path, now());
+    taken.forEach((listener) => listener());
+    return info;
   }
 
   /**
@@ -176,8 +176,9 @@ export function createStoreService(deps: {
     /**
      * Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. The
      * start's backup (a copy of the whole file, in steps: longer as the inbox grows) is begun just after the start, once
-     * the listener and the window are up, or sooner when the backups are asked for or the store stops; the file's
-     * check it relies on (`quick_check`) ran when the database was opened, before anything is acknowledged.
+     * the listener and the window are up, or sooner when the backups are asked for or the store stops; it waits for
+     * the file's check it relies on (`quick_check`, begun on a worker when the database was opened; no push is
+     * acknowledged before it either).
      */
     start(): void {
       if (!started) {
