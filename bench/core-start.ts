@@ -233,7 +233,7 @@ ${row('… CPU time the core used until then (user + system, all threads)', brow
 ${row('later start: process spawned → web host listening', browser.later.listening)}
 ${row('later start: → first call answered ("core ready")', browser.later.call)}
 ${row('… CPU time the core used until then', browser.later.cpu)}
-${row("later start on the seeded inbox below (10,000 threads, 50,000 messages): → web host listening", load.seeded.listening)}
+${row('later start on the seeded inbox below (10,000 threads, 50,000 messages): → web host listening', load.seeded.listening)}
 ${row('… → first call answered ("core ready")', load.seeded.call)}
 ${row('… CPU time the core used until then', load.seeded.cpu)}
 | in-process \`startCoreWithDemo\` (createCore + demo provider + start), after ${ms(core.imports)} of imports under tsx | first start median ${ms(median(core.first))} (${list(core.first)}); later start median ${ms(median(core.later))} (${list(core.later)}) |

@@ -277,7 +277,7 @@ async function main() {
     `| ${label} | ${ms(median(of(one)))} (${list(of(one))}) | ${ms(median(of(many)))} (${list(of(many))}) |`;
   const markdown = `## Scale: ${PROPERTIES} properties × 10 rooms (\`npm run bench:scale\`)
 
-${machineLine()} (load average ${LOAD_AT_START} at the start${Number(LOAD_AT_START) >= 1.5 ? ": other work ran on the same 2 cores" : ""}). Each property as in "Rates calendar in Chromium": 10 rooms × (inventory + 3 rate plans) × 3
+${machineLine()} (load average ${LOAD_AT_START} at the start${Number(LOAD_AT_START) >= 1.5 ? ': other work ran on the same 2 cores' : ''}). Each property as in "Rates calendar in Chromium": 10 rooms × (inventory + 3 rate plans) × 3
 channels, a record of ${RECORD_EDITS.toLocaleString('en')} random edits over the next 365 days and a draft of ${DRAFT_EDITS} edits over the 501 days.
 One property against ${PROPERTIES} (${many.seeded.ruleRows.toLocaleString('en')} record target-days; seeded in ${many.seedSeconds.toFixed(0)} s), in the same run and the
 same build; the calendar shows the first property (the screen's choice on a first visit). First render: ${RUNS} runs,
