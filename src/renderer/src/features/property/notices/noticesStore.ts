@@ -22,10 +22,10 @@ export const useNoticesStore = defineStore('notices', () => {
   const checked = computed(() => (view.value ? view.value.hotelIds.includes(hotelId.value ?? '') : null));
   const unseenHere = computed(() => view.value?.notices.filter((n) => n.seenAt === null).length ?? 0);
 
-  /** The unseen count, at start. */
   // The answer to a read and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the
   // read may arrive before its answer. The answer is kept only if no event came since the read was asked.
   const unseenReads = latestOnly();
+  /** The unseen count, at start. */
   async function loadUnseen(): Promise<void> {
     const isNewest = unseenReads();
     const result = await api['notices.list']({});
