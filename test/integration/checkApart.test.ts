@@ -68,6 +68,17 @@ describe('the integrity check on a worker', () => {
     expect(messageTexts(database)).toEqual(['After the check', 'Already here']);
   });
 
+  it('a later check (before a backup) finds damage that came after the start, and says so', async () => {
+    const path = await dataFile(false);
+    const database = openDatabase(path);
+    cleanups.push(() => database.close());
+    expect(await database.recheck()).toBe(true);
+    database.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    damage(path); // as a failing disk would, while the app runs
+    expect(await database.recheck()).toBe(false);
+    expect(database.health.problem()).toMatchObject({ kind: 'damaged' });
+  });
+
   it('a file closed while its check runs: the check is stopped and nothing is marked', async () => {
     const path = await dataFile(true);
     const database = openDatabase(path, undefined, undefined, { checkApart: true });

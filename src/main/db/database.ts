@@ -32,6 +32,11 @@ export interface Database {
    * file (acknowledging a push, a backup over the good ones) waits for it.
    */
   readonly checked: Promise<void>;
+  /**
+   * Checks the file again, on a worker while the core goes on (before a later backup): true when it is sound; false
+   * when the check marked it damaged, or the file closed meanwhile.
+   */
+  recheck(): Promise<boolean>;
   /** Set when this start swapped in a backup (or carries on with one swapped in by a start that died). */
   readonly restored: RestoreOutcome | null;
   /** Set when the backup chosen for this start was not swapped in, and why. */
@@ -131,12 +136,19 @@ function open(
       listBackups(path)[0]?.takenAt ?? null,
     );
   };
-  let check: CheckApart | null = null;
+  /** The checks under way on a worker: stopped when the file closes. */
+  const checks = new Set<CheckApart>();
+  const checkOnWorker = async (): Promise<boolean> => {
+    const check = checkApart(path, db);
+    checks.add(check);
+    const problem = await check.result;
+    checks.delete(check);
+    found(problem);
+    return !problem && !closed;
+  };
   let checked = Promise.resolve();
-  if (onDisk && apart) {
-    check = checkApart(path, db);
-    checked = check.result.then(found);
-  } else if (onDisk) found(quickCheck(db));
+  if (onDisk && apart) checked = checkOnWorker().then(() => {});
+  else if (onDisk) found(quickCheck(db));
 
   const transaction = <T>(fn: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
@@ -170,9 +182,10 @@ function open(
     restored,
     restoreRefused,
     checked,
+    recheck: checkOnWorker,
     close: () => {
       closed = true;
-      check?.stop();
+      checks.forEach((check) => check.stop());
       db.close();
       release();
     },

@@ -14,7 +14,6 @@ import {
   type BackupInfo,
 } from '../db/backup';
 import { STORE_COMPONENT } from '../db/storeHealth';
-import { checkApart, type CheckApart } from '../db/checkApart';
 import { writeProbe, type StoreFault } from '../db/storeFaults';
 import { fileInTransaction } from './ingest';
 import { createUptimeLog } from './uptime';
@@ -51,9 +50,6 @@ export function createStoreService(deps: {
   let started = false;
   /** The backup being taken: one at a time (a second ask while it runs gets the same one). */
   let underWay: Promise<BackupInfo | null> | null = null;
-  /** The integrity check before a later backup, while it runs; and whether the store is stopping. */
-  let check: CheckApart | null = null;
-  let stopping = false;
   const taken = new Set<() => void>();
 
   /**
@@ -74,20 +70,8 @@ export function createStoreService(deps: {
     // The start's check (on a worker while the core starts) has said whether the file is sound.
     await database.checked;
     if (!onDisk || database.health.refusing()) return null;
-    if (!checked) {
-      // On a worker too: the check reads the whole file, and the core goes on answering meanwhile.
-      check = checkApart(database.path, database.db);
-      const problem = await check.result;
-      check = null;
-      if (stopping || database.health.refusing()) return null;
-      if (problem) {
-        database.health.markDamaged(
-          `the data file failed its integrity check (SQLite: ${problem})`,
-          listBackups(database.path)[0]?.takenAt ?? null,
-        );
-        return null;
-      }
-    }
+    // Later backups check the file first (on a worker too): a damaged file is never backed up over good backups.
+    if (!checked && !(await database.recheck())) return null;
     const info = await takeBackup(database.db, database.path, now());
     taken.forEach((listener) => listener());
     return info;
@@ -195,11 +179,8 @@ export function createStoreService(deps: {
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
-      // A later backup still checking the file is let go (the file closes next); the start's backup is taken.
-      stopping = true;
-      check?.stop();
+      // A backup under way is finished, and the start's backup taken if it still was to be.
       await underWay;
-      stopping = false;
       await takeFirstBackup();
     },
     /** Calls `listener` each time a backup is whole and listed; returns the function that stops. */

@@ -9,6 +9,10 @@
  *     if (!isNewest()) return; // a newer request started meanwhile: its answer is the one to show
  *
  * Each call starts a request and returns the check for that request.
+ *
+ * A value the core's events also keep live calls it on each event too: a read's answer and an event travel apart
+ * (HTTP and WebSocket in browser mode), and an event sent after the read may arrive before the read's answer, which
+ * is then older than what the event showed.
  */
 export function latestOnly(): () => () => boolean {
   let newest = 0;

@@ -13,8 +13,7 @@ export const useDesktopStore = defineStore('desktop', () => {
   /** Counts refused changes: the switch is drawn again from what the core holds (the click had moved it). */
   const refusals = ref(0);
 
-  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
-  // may arrive before its answer, which is then older and dropped.
+  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const reads = latestOnly();
   async function load() {
     const isNewest = reads();

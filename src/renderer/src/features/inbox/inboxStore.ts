@@ -39,8 +39,7 @@ export const useInboxStore = defineStore('inbox', () => {
   const unreadTotal = computed(() => (counts.value ? counts.value.unreadThreads + counts.value.unreadReviews : 0));
   watch(unreadTotal, (n) => setUnreadCount(n), { immediate: true });
 
-  // The answer to a read and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the
-  // read may arrive before its answer. The answer is kept only if no event came since the read was asked.
+  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const countsReads = latestOnly();
   async function loadCounts() {
     const isNewest = countsReads();

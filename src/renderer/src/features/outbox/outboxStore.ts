@@ -15,8 +15,7 @@ type Decision = 'outbox.retry' | 'outbox.discard' | 'outbox.markSent';
 export const useOutboxStore = defineStore('outbox', () => {
   const status = shallowRef<OutboxStatus | null>(null);
 
-  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
-  // may arrive before its answer, which is then older and dropped.
+  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const reads = latestOnly();
   async function load() {
     const isNewest = reads();

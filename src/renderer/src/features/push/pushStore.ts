@@ -11,8 +11,7 @@ export const usePushStore = defineStore('push', () => {
   const saveError = ref<AppError | null>(null);
   const saving = ref(false);
 
-  // A read's answer and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the read
-  // may arrive before its answer, which is then older and dropped.
+  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const reads = latestOnly();
   async function load() {
     const isNewest = reads();

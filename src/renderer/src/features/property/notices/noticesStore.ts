@@ -22,8 +22,7 @@ export const useNoticesStore = defineStore('notices', () => {
   const checked = computed(() => (view.value ? view.value.hotelIds.includes(hotelId.value ?? '') : null));
   const unseenHere = computed(() => view.value?.notices.filter((n) => n.seenAt === null).length ?? 0);
 
-  // The answer to a read and an event travel apart (HTTP and WebSocket in browser mode): an event sent after the
-  // read may arrive before its answer. The answer is kept only if no event came since the read was asked.
+  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const unseenReads = latestOnly();
   /** The unseen count, at start. */
   async function loadUnseen(): Promise<void> {
