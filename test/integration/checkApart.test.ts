@@ -12,7 +12,12 @@ import { tempDir } from '../support/tempDir';
 // runs on a worker while the core starts; nothing is acknowledged into the file before it has said the file is sound.
 
 const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()));
+afterEach(() =>
+  cleanups
+    .splice(0)
+    .reverse()
+    .forEach((cleanup) => cleanup()),
+);
 
 /** A data file with one message in it, closed; damaged when asked. */
 async function dataFile(damaged: boolean): Promise<string> {
@@ -20,7 +25,11 @@ async function dataFile(damaged: boolean): Promise<string> {
   cleanups.push(() => dir.remove());
   const path = join(dir.path, 'innkeeper.db');
   const database = openDatabase(path);
-  await createGroupWriter(database).submit({ raw: message('9500000001', 'Already here'), now: Date.now(), source: null });
+  await createGroupWriter(database).submit({
+    raw: message('9500000001', 'Already here'),
+    now: Date.now(),
+    source: null,
+  });
   database.close();
   if (damaged) damage(path);
   return path;
