@@ -1,5 +1,6 @@
 // The benchmark's inbox: 10,000 threads and 50,000 messages, filed with the app's own storeMessage.
 import { openDatabase } from '../src/main/db/database';
+import { indexPendingMessages } from '../src/main/inbox/messageIndex';
 import { storeMessage } from '../src/main/inbox/storeMessage';
 import type { MessagePush } from '../src/shared/su/pushPayloads';
 
@@ -92,6 +93,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
       }
     }
     db.exec('UPDATE threads SET unread = 0 WHERE id % 10 != 0'); // most conversations have been read
+    indexPendingMessages(db); // as the app's indexer does soon after the pushes (messageIndex.ts)
   });
   const oldest = db.prepare('SELECT id FROM threads ORDER BY last_message_at ASC, id ASC LIMIT 1').get() as {
     id: number;

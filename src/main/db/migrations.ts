@@ -1,5 +1,5 @@
 import { INBOX_TRIAGE_MIGRATION } from '../inbox/migration';
-import { INBOX_SEARCH_MIGRATION } from '../inbox/searchMigration';
+import { INBOX_SEARCH_MIGRATION, MESSAGE_TEXT_LATER_MIGRATION } from '../inbox/searchMigration';
 import { PAYMENTS_MIGRATION } from '../payments/migration';
 import { PHOTOS_MIGRATION } from '../photos/migration';
 
@@ -367,4 +367,5 @@ export const MIGRATIONS: readonly Migration[] = [
   PAYMENTS_MIGRATION,
   INBOX_TRIAGE_MIGRATION,
   INBOX_SEARCH_MIGRATION,
+  MESSAGE_TEXT_LATER_MIGRATION,
 ];

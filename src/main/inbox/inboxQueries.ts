@@ -14,6 +14,7 @@ import { AppFailure } from '../../shared/result';
 import { conversationValues } from '../../shared/savedReplies';
 import { withCachedStatements } from '../push/statements';
 import { propertyNameSql, threadSearch } from './inboxSearch';
+import { indexBeforeSearch } from './messageIndex';
 import type { ThreadDetailsRow } from './storeMessage';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
@@ -129,6 +130,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       }
       if (q.unreadOnly) where.push('t.unread > 0');
       if (q.needsReplyOnly) where.push('t.needs_reply = 1');
+      if (q.search) indexBeforeSearch(db);
       const search = q.search ? threadSearch(db, q.search) : null;
       if (search) {
         where.push(search.sql);

@@ -15,7 +15,13 @@ export interface Notifier {
  * Tells the renderer and the host what changed in the inbox: counts after every change, a new guest message as a
  * notification, and replies whose delivery moved on in the outbox.
  */
-export function createInboxNews(deps: { inbox: InboxQueries; events: EventBus; notifier?: Notifier | undefined }) {
+export function createInboxNews(deps: {
+  inbox: InboxQueries;
+  events: EventBus;
+  notifier?: Notifier | undefined;
+  /** After a group of pushes was told (their message texts are indexed soon after). */
+  afterTold?: () => void;
+}) {
   const { inbox, events, notifier } = deps;
 
   const changed = (threadId: number | null, reviewId: number | null): InboxCounts => {
@@ -54,6 +60,7 @@ export function createInboxNews(deps: { inbox: InboxQueries; events: EventBus; n
     // Only pushes put in quarantine: the lists are the same, the counts are not.
     if (threads.size + reviews.size === 0) events.emit('inbox.changed', { threadId: null, reviewId: null, counts });
     notifier?.unreadCount(counts.unreadThreads + counts.unreadReviews);
+    deps.afterTold?.();
   };
 
   return {
