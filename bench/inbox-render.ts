@@ -12,6 +12,7 @@ import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
 import { MESSAGES, seed, THREADS } from './inboxSeed';
+import { type Browser, firstRender, watchFirstRows } from './firstRows';
 import { machineLine, writeSection } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -24,39 +25,6 @@ const PAUSE_MS = Number(
     readFileSync(join(import.meta.dirname, '..', 'src/renderer/src/features/inbox/inboxStore.ts'), 'utf8'),
   )![1],
 );
-
-/** What the page functions use of the browser: this file is type-checked for Node, without the DOM library. */
-interface PageElement {
-  scrollTop: number;
-  scrollHeight: number;
-  clientHeight: number;
-  textContent: string | null;
-}
-interface Browser {
-  document: { querySelector(s: string): PageElement | null; querySelectorAll(s: string): { length: number } };
-  requestAnimationFrame(callback: (now: number) => void): number;
-  /** When the first thread rows were first in the page at a frame, and that frame's successor began (painted). */
-  __firstRows?: { found: number; painted: number };
-}
-
-/**
- * Installed in every page before its scripts (as bench/rates-calendar.ts does): checks each animation frame for the
- * first thread rows; they count as painted at the start of the next frame (the frame that drew them has gone to
- * the screen). Timed in the page from its navigation start, whatever the test driver is doing meanwhile. Runs before
- * 2026-11-23 17:40 polled from Playwright only once `page.goto` had waited for the page's load event: a poll that
- * can start after the rows are drawn (one new tab under load: rows in the page at 911 ms, seen by the poll at 2485 ms).
- */
-function watchFirstRows() {
-  const w = globalThis as unknown as Browser;
-  const start = performance.now();
-  const check = () => {
-    const found = performance.now();
-    if (w.document.querySelector('[data-testid="thread-row"]')) {
-      w.requestAnimationFrame((painted) => (w.__firstRows = { found, painted: Math.max(painted, found) }));
-    } else if (found - start < 30_000) w.requestAnimationFrame(check);
-  };
-  w.requestAnimationFrame(check);
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) =>
@@ -82,29 +50,6 @@ function coreSearch(dbPath: string) {
   const firstPage = performance.now() - t0;
   database.close();
   return { results, firstPage };
-}
-
-/** Navigation start → the first thread rows on screen (filled with data, not placeholders). */
-async function firstRender(page: Page, url: string) {
-  await page.goto(url, { waitUntil: 'commit' });
-  const at = await page.waitForFunction(
-    () => (globalThis as unknown as Browser).__firstRows?.painted ?? false,
-    undefined,
-    {
-      polling: 100,
-      timeout: 30_000,
-    },
-  );
-  // How many rows exist, and when the app's code first called the core (the bundle loaded and ran by then).
-  const { rendered, appStart } = await page.evaluate(() => {
-    const { document } = globalThis as unknown as Browser;
-    const calls = performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/call/'));
-    return {
-      rendered: document.querySelectorAll('[data-testid="thread-row"]').length,
-      appStart: Math.min(...calls.map((r) => r.startTime)),
-    };
-  });
-  return { ms: (await at.jsonValue()) as number, rendered, appStart };
 }
 
 /** Scrolls the list to its end: a jump, then a fast continuous fling from the top, frame by frame. */
