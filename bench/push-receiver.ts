@@ -280,7 +280,8 @@ benchmark's process, the app and the bare route each in their own process, on th
 tests and builds may have run at the same time: load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(1)} at the end). The app is \`out/main/web.js\` as \`npm run web\` starts it (its
 core, the web host, the demo provider as on a first start), with a temp data folder and INNKEEPER_PUSH_PORT/_USER/
 _PASSWORD set; every request carries those valid credentials and is a new 244 message (fixture body, fresh
-messageid): raw log + parse + store + FTS index, committed with \`synchronous=FULL\` before its answer. Pushes that
+messageid): raw log + parse + store (the message's text marked for the search index, which takes it in a batch
+250 ms later: \`src/main/inbox/messageIndex.ts\`), committed with \`synchronous=FULL\` before its answer. Pushes that
 arrive while a commit runs are filed together in the next transaction (group commit, \`src/main/push/groupWriter.ts\`).
 The bare route answers the same acknowledgement with no auth and no database.
 
@@ -290,16 +291,17 @@ ${rows.join('\n')}
 
 What bounds the rate at 32 connections: the CPU. Each side's process is busy nearly all the time (the load generator takes
 the rest of the 2 cores); the app spends ${cpuAt32.app.toFixed(0)} µs of CPU per acknowledged push (HTTP and Basic auth, the raw
-log row, parsing and checking the payload, the thread and message rows, the full-text index, the commit and its
-sync, the news to the screen), the bare route ${cpuAt32.bare.toFixed(0)} µs per answer. With the same CPU the app can answer at most
+log row, parsing and checking the payload, the thread and message rows, the commit and its sync, the news to the
+screen, the search index's batches), the bare route ${cpuAt32.bare.toFixed(0)} µs per answer. With the same CPU the app can answer at most
 ${((cpuAt32.bare / cpuAt32.app) * 100).toFixed(0)} % of the bare route's rate, whatever the grouping: 50 % needs a push filed in about twice the CPU of a
 bare answer, where it now takes ${(cpuAt32.app / cpuAt32.bare).toFixed(1)} times as much. Filing on a worker thread with a connection of its own was
 tried (2026-11-23, not kept): each thread's CPU read from /proc, the main thread spent 223 µs per push (HTTP, handing
 the group over and back, the news) and the filer's thread 276 µs, 499 µs in all against about 380 µs on one thread,
 and in 5 runs each, alternating with the single thread, it answered no faster (the same rates within the runs' spread, at
 32 connections): on two cores the load generator needs too, the second thread costs more than it frees. With the HTTP side alone (the filing left out, a test build), the app answered
-about 10,000 requests/s, as fast as the bare route: filing a push (about 270 µs of it on one thread, a third of that
-the full-text index) is what costs. The p99 follows: with 32 pushes in flight, each needing about ${cpuAt32.app.toFixed(0)} µs of the one
+about 10,000 requests/s, as fast as the bare route: filing a push is what costs (in the filing micro-benchmark, groups of 32
+on a warm file: about 285 µs per push with the search index written in the push's transaction, 215 µs without;
+the batch that indexes the text later costs 10–20 µs a message). The p99 follows: with 32 pushes in flight, each needing about ${cpuAt32.app.toFixed(0)} µs of the one
 thread, the last of 32 that arrive together is answered no sooner than ${((32 * cpuAt32.app) / 1000).toFixed(0)} ms after the first arrived.
 
 The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth
@@ -314,7 +316,10 @@ ${filingRows.join('\n')}
 Messages in the file after the app stopped: ${stored}, for ${acknowledged} acknowledged (warm-up included): none
 acknowledged is missing.
 
-Replaced: (2026-11-23, 11:30, quiet, load average 0.3–1.9, before a conversation's row was written only where a detail
+Replaced: (2026-11-23, 14:06, load average 1.5–2.0, the search index written in each push's transaction) 1 connection
+471 req/s (p50 1, p99 5 ms, 1434 µs of CPU per push) against bare 4395 req/s, 10.7 %; 32 connections 1827 req/s (p50
+15, p99 34 ms, 445 µs per push) against bare 9029 req/s (109 µs), 20.2 %; the filing alone, grouped, 501 / 2069 req/s
+at 1 / 32 connections, 11.1 % / 23.2 % of bare. (2026-11-23, 11:30, quiet, load average 0.3–1.9, before a conversation's row was written only where a detail
 changed) 1 connection 854 req/s (p50 1, p99 3 ms, 747 µs of CPU per push) against bare 4927 req/s, 17.3 %; 32
 connections 2136 req/s (p50 13, p99 28 ms, 383 µs per push) against bare 10399 req/s (95 µs), 20.5 %. (2026-11-23, 08:00, this benchmark before the changes below, load average 3.3) 1 connection 236 req/s
 (p50 3, p99 10 ms) against bare 3609 req/s, 6.5 %; 32 connections 487 req/s (p50 58, p99 267 ms) against bare 2564
