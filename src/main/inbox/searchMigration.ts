@@ -142,7 +142,7 @@ export const INBOX_SEARCH_MIGRATION: Migration = {
 
 /**
  * Issue 15, pushes acknowledged in groups: a message's text is indexed after its push is acknowledged, in batches
- * (messageIndex.ts), no longer in the push's own transaction, where it cost about a third of filing it. A new
+ * (messageIndex.ts), no longer in the push's own transaction, where it cost about a quarter of filing it. A new
  * message waits in `message_text_pending` (in the same transaction as the message: nothing stored is ever left
  * out) until the batch that indexes it; a search indexes what waits before it looks.
  */
