@@ -57,6 +57,28 @@ export function makeDatabaseFilesOwnerOnly(path: string): void {
   }
 }
 
+/** Runs `fn` in one IMMEDIATE transaction on `db`; rolls back when it throws, and throws what `fn` threw. */
+export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    // SQLite rolls some failures back by itself (SQLITE_FULL, IOERR, …): a second ROLLBACK would throw "cannot
+    // rollback - no transaction is active" and hide the real error. Roll back only what is still open, and
+    // always throw the original error.
+    if (db.isTransaction) {
+      try {
+        db.exec('ROLLBACK');
+      } catch (rollbackError) {
+        console.error(`rollback after "${errorText(error)}" failed too: ${errorText(rollbackError)}`);
+      }
+    }
+    throw error;
+  }
+}
+
 /**
  * Opens (creating when missing) the database file and applies pending migrations.
  *
@@ -150,26 +172,7 @@ function open(
   if (onDisk && apart) checked = checkOnWorker().then(() => {});
   else if (onDisk) found(quickCheck(db));
 
-  const transaction = <T>(fn: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = fn();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      // SQLite rolls some failures back by itself (SQLITE_FULL, IOERR, …): a second ROLLBACK would throw "cannot
-      // rollback - no transaction is active" and hide the real error. Roll back only what is still open, and
-      // always throw the original error.
-      if (db.isTransaction) {
-        try {
-          db.exec('ROLLBACK');
-        } catch (rollbackError) {
-          console.error(`rollback after "${errorText(error)}" failed too: ${errorText(rollbackError)}`);
-        }
-      }
-      throw error;
-    }
-  };
+  const transaction = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { errorText } from '../../shared/result';
+import { immediateTransaction } from '../db/database';
 import { withCachedStatements } from '../push/statements';
 import { messageRowSql } from './searchMigration';
 
@@ -25,9 +26,7 @@ export function indexPendingMessages(db: DatabaseSync, limit = Number.MAX_SAFE_I
     .prepare('SELECT max(id) AS id, count(*) AS n FROM (SELECT id FROM message_text_pending ORDER BY id LIMIT ?)')
     .get(limit) as { id: number | null; n: number };
   if (last.id === null) return 0;
-  const own = !db.isTransaction;
-  if (own) db.exec('BEGIN IMMEDIATE');
-  try {
+  const index = () => {
     cached
       .prepare(
         `INSERT INTO message_text (rowid, text) SELECT ${messageRowSql('m')}, m.body
@@ -35,17 +34,9 @@ export function indexPendingMessages(db: DatabaseSync, limit = Number.MAX_SAFE_I
       )
       .run(last.id);
     cached.prepare('DELETE FROM message_text_pending WHERE id <= ?').run(last.id);
-    if (own) db.exec('COMMIT');
-  } catch (error) {
-    if (own && db.isTransaction) {
-      try {
-        db.exec('ROLLBACK');
-      } catch (rollbackError) {
-        console.error(`rollback after "${errorText(error)}" failed too: ${errorText(rollbackError)}`);
-      }
-    }
-    throw error;
-  }
+  };
+  if (db.isTransaction) index();
+  else immediateTransaction(db, index);
   return last.n;
 }
 
