@@ -1,8 +1,10 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import boundaries from 'eslint-plugin-boundaries';
 import vue from 'eslint-plugin-vue';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
 // Node's built-in modules under both spellings (fs and node:fs).
@@ -20,6 +22,96 @@ const noEmulator = {
 
 /** A relative import that leaves its folder for anywhere but src/shared (for src/emulator and src/preload). */
 const onlyShared = { regex: '^\\.\\./(?!shared(/|$))' };
+
+// ── Dependencies point one way ──────────────────────────────────────────────────────────────────────────────────
+// On each side the folders form layers: the shared pieces first, then the features in the order of their list
+// (src/main/features.ts, src/renderer/src/shell/features.ts). A folder may import only the folders before it, so
+// no two feature folders ever import each other, directly or round about. The composition roots (src/main's own
+// files, the hosts, the renderer's shell and entry) may import any of them.
+
+/** The folder names of a feature list, in its order: each entry of `FEATURES = [...]` by the folder it is imported from. */
+function featureFolders(listFile) {
+  const text = readFileSync(listFile, 'utf8');
+  const folderOf = new Map();
+  for (const [, names, from] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    const folder = /([A-Za-z]+)\/feature$/.exec(from)?.[1];
+    if (folder) for (const name of names.split(',')) folderOf.set(name.replace(/^\s*type\s+/, '').trim(), folder);
+  }
+  const list = /FEATURES\s*=\s*\[([\s\S]*?)\]/.exec(text)?.[1];
+  if (!list) throw new Error(`${listFile}: no FEATURES = [...] list found.`);
+  return list
+    .replace(/\/\/.*$/gm, '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const folder = folderOf.get(entry);
+      if (!folder) throw new Error(`${listFile}: ${entry} is not imported from a <folder>/feature module.`);
+      return folder;
+    });
+}
+
+/**
+ * The layer order of one side's folders, checked against the folders that exist: each must be in the order or
+ * among the roots, so that a new folder cannot slip past the check.
+ */
+function layers(side) {
+  const order = [...side.base];
+  for (const folder of featureFolders(side.list)) {
+    order.push(folder);
+    order.push(...(side.sharedAfter[folder] ?? []));
+  }
+  for (const dir of side.dirs) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || order.includes(entry.name) || side.roots.includes(entry.name)) continue;
+      throw new Error(
+        `${dir}/${entry.name} is in no layer: list its feature in ${side.list}, or add it to the layers in eslint.config.js.`,
+      );
+    }
+  }
+  return order;
+}
+
+/**
+ * boundaries' policies: a folder of the order may not import a folder after it, nor a composition root (`roots.to`:
+ * the modules that import every feature).
+ */
+function oneWay(type, order, roots = {}) {
+  const layered = order.map((name, i) => ({
+    from: { element: { type, captured: { name } } },
+    disallow: { to: { element: { type, captured: { name: `{${order.slice(i + 1).join(',')},}` } } } },
+    message: `${name} may import only the folders before it (${order.slice(0, i).join(', ') || 'none'}): dependencies point one way, and a feature reaches a later one through the core's bus or the contract.`,
+  }));
+  if (!roots.to) return layered;
+  return [
+    ...layered,
+    {
+      from: { element: { type, captured: { name: `{${order.join(',')},}` } } },
+      disallow: { to: roots.to },
+      message: `${roots.what} put every feature together: no folder imports them.`,
+    },
+  ];
+}
+
+const mainLayers = layers({
+  list: 'src/main/features.ts',
+  dirs: ['src/main'],
+  // Pieces every feature may use, which use no feature.
+  base: ['config', 'db', 'gateway', 'provider', 'lib'],
+  // Modules several features share that build on one feature: right after it.
+  sharedAfter: { outbox: ['reviewedChange'] },
+  roots: ['hosts'],
+});
+const rendererList = 'src/renderer/src/shell/features.ts';
+const rendererLayers = existsSync(rendererList)
+  ? layers({
+      list: rendererList,
+      dirs: ['src/renderer/src', 'src/renderer/src/features'],
+      base: ['lib', 'api', 'ui'],
+      sharedAfter: {},
+      roots: ['shell', 'assets', 'features'],
+    })
+  : null;
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.tmp/**'] },
@@ -103,6 +195,42 @@ export default tseslint.config(
         'error',
         { name: 'process', message: 'No Node globals here.' },
         { name: 'Buffer', message: 'No Node globals here.' },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/renderer/**/*.{ts,vue}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': {
+        typescript: { project: ['tsconfig.node.json', 'tsconfig.web.json'], noWarnOnMultipleProjects: true },
+      },
+      // The composition roots among src/main's own files (they import every feature).
+      'boundaries/files': [{ category: 'root', pattern: 'src/main/{core,features,schema}.ts' }],
+      'boundaries/elements': [
+        { type: 'main', pattern: 'src/main/*', capture: ['name'] },
+        { type: 'renderer', pattern: 'src/renderer/src/features/*', capture: ['name'] },
+        { type: 'renderer', pattern: 'src/renderer/src/*', capture: ['name'] },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            ...oneWay('main', mainLayers, {
+              to: { file: { categories: 'root' } },
+              what: 'src/main/core.ts, features.ts and schema.ts',
+            }),
+            ...(rendererLayers
+              ? oneWay('renderer', rendererLayers, {
+                  to: { element: { type: 'renderer', captured: { name: 'shell' } } },
+                  what: 'The shell and its feature list',
+                })
+              : []),
+          ],
+        },
       ],
     },
   },

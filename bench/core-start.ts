@@ -1,7 +1,7 @@
 // The core's start and its resident memory. Browser mode as `npm run web` runs it (`node out/main/web.js`): from
 // spawning the process to the web host listening (the "Open:" line) and to the core answering its first call
 // (`app.info` over /api/call), on an empty data folder (first start) and on the same folder again (a later start);
-// in-process, as the host calls it (`startCoreWithDemo`: createCore + the demo provider + start), after the imports;
+// in-process, as the host calls it (`startCore`: every feature built, the demo provider among them, and started), after the imports;
 // and the core's RSS after start, after the inbox seed (10,000 threads, 50,000 messages), after 10,000 pushes and
 // after the inbox's calls. Run: npm run bench:start   (uses the built app: `npm run build` first; writes RESULTS.md)
 import autocannon from 'autocannon';
@@ -79,10 +79,11 @@ async function startWeb(dataDir: string, env: Record<string, string> = {}): Prom
   const cpu = cpuMs(child.pid!);
   // Printed once the listener started, after "Open:" (the web host and the core are up by then).
   await new Promise<void>((resolve) => {
-    const check = () => (/Receiving pushes at|Not receiving pushes/.test(output) ? resolve() : setTimeout(check, 5));
+    const check = () =>
+      /Receiving messages and reviews at|Not receiving: /.test(output) ? resolve() : setTimeout(check, 5);
     check();
   });
-  const pushUrl = /Receiving pushes at (\S+)/.exec(output)?.[1] ?? null;
+  const pushUrl = /Receiving messages and reviews at (\S+)/.exec(output)?.[1] ?? null;
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -127,9 +128,9 @@ async function browserMode() {
 
 async function inProcess() {
   const t0 = performance.now();
-  const { startCoreWithDemo } = await import('../src/main/demo/startCore');
-  const { createConfSettingsStore } = await import('../src/main/config/settingsStore');
-  const { createFileSecretStore } = await import('../src/main/config/secretStore');
+  const { startCore } = await import('../src/main/core');
+  const { createConfSettings } = await import('../src/main/config/settings');
+  const { createFileSecrets } = await import('../src/main/config/secrets');
   const imports = performance.now() - t0;
   const first: number[] = [];
   const later: number[] = [];
@@ -137,15 +138,13 @@ async function inProcess() {
     const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-start-'));
     for (const times of [first, later]) {
       const t = performance.now();
-      const core = await startCoreWithDemo({
+      const core = await startCore({
         host: 'browser',
         version: 'bench',
         dataDir: dir,
-        settings: createConfSettingsStore(dir),
-        secrets: createFileSecretStore(dir),
-        forceDemo: false,
-        demoRun: { deliveries: false },
-        pushEnv: { port: 0 },
+        settings: createConfSettings(dir),
+        secrets: createFileSecrets(dir),
+        options: { demo: { deliveries: false }, intakeEnv: { port: 0 } },
       });
       times.push(performance.now() - t);
       await core.close();
@@ -236,12 +235,12 @@ ${row('… CPU time the core used until then', browser.later.cpu)}
 ${row('later start on the seeded inbox below (10,000 threads, 50,000 messages): → web host listening', load.seeded.listening)}
 ${row('… → first call answered ("core ready")', load.seeded.call)}
 ${row('… CPU time the core used until then', load.seeded.cpu)}
-| in-process \`startCoreWithDemo\` (createCore + demo provider + start), after ${ms(core.imports)} of imports under tsx | first start median ${ms(median(core.first))} (${list(core.first)}); later start median ${ms(median(core.later))} (${list(core.later)}) |
+| in-process \`startCore\` (every feature built and started, the demo provider among them), after ${ms(core.imports)} of imports under tsx | first start median ${ms(median(core.first))} (${list(core.first)}); later start median ${ms(median(core.later))} (${list(core.later)}) |
 ${rss('core RSS at "core ready", first start (demo, sample inbox on its way)', browser.first.rss)}
 ${rss('… 4 s later (sample inbox delivered, demo photos drawn, backup taken)', browser.first.settled)}
 ${rss('core RSS at "core ready", later start', browser.later.rss)}
 
-Under load (one run): a data folder seeded with the app's own \`storeMessage\` (10,000 threads, 50,000 messages;
+Under load (one run): a data folder seeded with the app's own \`fileMessage\` (10,000 threads, 50,000 messages;
 ${load.seedSeconds.toFixed(1)} s), the app started on it, then ${PUSHES.toLocaleString('en')} pushes at 32 connections (every
 one a new message, valid credentials; ${load.pushRate.toFixed(0)} req/s), then the inbox's calls (first page, the end of the
 list, three searches).

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../src/main/db/database';
 import { createInboxQueries } from '../src/main/inbox/inboxQueries';
 import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
@@ -14,6 +13,7 @@ import { tempDir } from '../test/support/tempDir';
 import { MESSAGES, seed, THREADS } from './inboxSeed';
 import { type Browser, firstRender, watchFirstRows } from './firstRows';
 import { machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SEARCHES = ['jacuzzi', 'parking', 'late check'];
@@ -33,7 +33,7 @@ const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
 
 /** The core query alone, as the renderer's `inbox.threads` call runs it: first (cold) and median of the rest. */
 function coreSearch(dbPath: string) {
-  const database = openDatabase(dbPath);
+  const database = openAppDatabase(dbPath);
   const queries = createInboxQueries(database.db);
   const results = SEARCHES.map((search) => {
     const times: number[] = [];
@@ -209,7 +209,7 @@ async function main() {
 
 ${machineLine()} (shared: other engineers' tests and benchmarks may have run at the same time; load average
 ${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end); Debian Chromium (headless, no GPU), viewport 1280×860, the built app in browser mode on a
-database seeded with the app's own \`storeMessage\` (threads, messages and FTS rows; ${seedSeconds.toFixed(1)} s).
+database seeded with the app's own \`fileMessage\` (threads, messages and FTS rows; ${seedSeconds.toFixed(1)} s).
 The list is a PrimeVue VirtualScroller fed by pages of 100 from \`inbox.threads\`.
 
 | measure | result |

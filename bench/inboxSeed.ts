@@ -1,8 +1,8 @@
-// The benchmark's inbox: 10,000 threads and 50,000 messages, filed with the app's own storeMessage.
-import { openDatabase } from '../src/main/db/database';
+// The benchmark's inbox: 10,000 threads and 50,000 messages, filed with the app's own fileMessage.
 import { indexPendingMessages } from '../src/main/inbox/messageIndex';
-import { storeMessage } from '../src/main/inbox/storeMessage';
-import type { MessagePush } from '../src/shared/su/pushPayloads';
+import { fileMessage } from '../src/main/inbox/fileMessage';
+import type { MessageDelivery } from '../src/shared/su/deliveries';
+import { openAppDatabase } from '../src/main/schema';
 
 export const THREADS = 10_000;
 export const MESSAGES = 50_000;
@@ -33,7 +33,7 @@ const CHANNELS = ['244', '244', '244', '19', '19', '9'];
 
 /** Seeds the database file with the app's own store function (thread upsert, message, FTS row), in one go. */
 export function seed(dbPath: string): { oldestThreadId: number } {
-  const database = openDatabase(dbPath);
+  const database = openAppDatabase(dbPath);
   const { db } = database;
   const start = Date.now() - 365 * 86_400_000;
   database.transaction(() => {
@@ -48,7 +48,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
       const key = String(4_000_000_000 + t);
       const checkIn = new Date(start + (t % 365) * 86_400_000).toISOString().slice(0, 10);
       const checkOut = new Date(start + ((t % 365) + 3) * 86_400_000).toISOString().slice(0, 10);
-      const base: MessagePush = {
+      const base: MessageDelivery = {
         message: '',
         guestid: `g${t}`,
         bookingid: key,
@@ -72,7 +72,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
             expected_payout_amount_accurate: '355.50',
           },
         }),
-      } as MessagePush;
+      } as MessageDelivery;
       // 1 to 9 messages a thread, 5 on average: 50,000 in all.
       const count = t < THREADS - 1 ? 1 + ((t * 7) % 9) : MESSAGES - messageNo;
       const threadStart = start + t * ((365 * 86_400_000) / THREADS);
@@ -80,7 +80,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
         const fromGuest = m % 2 === 0;
         let text = fromGuest ? GUEST_LINES[(t + m) % GUEST_LINES.length]! : HOST_LINES[(t + m) % HOST_LINES.length]!;
         if (messageNo % 500 === 7) text += ' Does the apartment have a jacuzzi?'; // a rare word: 100 messages
-        storeMessage(
+        fileMessage(
           db,
           {
             ...base,

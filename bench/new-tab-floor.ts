@@ -9,7 +9,6 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/main/db/database';
 import { createInboxQueries } from '../src/main/inbox/inboxQueries';
 import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
@@ -17,6 +16,7 @@ import { tempDir } from '../test/support/tempDir';
 import { firstRender, watchFirstRows } from './firstRows';
 import { seed } from './inboxSeed';
 import { machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const ROWS = 15; // as many as the app's list shows at 1280×860
@@ -97,7 +97,7 @@ async function main() {
   const dir = tempDir('innkeeper-bench-floor-');
   const dbPath = join(dir.path, 'innkeeper.db');
   seed(dbPath);
-  const database = openDatabase(dbPath);
+  const database = openAppDatabase(dbPath);
   const rows = createInboxQueries(database.db).threads(threadQuerySchema.parse({})).threads as unknown as Row[];
   database.close();
 

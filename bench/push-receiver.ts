@@ -9,12 +9,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/main/db/database';
-import { basicAuthMatches } from '../src/main/push/basicAuth';
-import { createGroupWriter } from '../src/main/push/groupWriter';
-import { ACKNOWLEDGEMENT, ingestPush } from '../src/main/push/ingest';
+import { basicAuthMatches } from '../src/main/intake/basicAuth';
+import { createGroupWriter } from '../src/main/intake/groupWriter';
+import { ACKNOWLEDGEMENT, fileDelivery } from '../src/main/intake/ingest';
 import { fixtureText } from '../test/support/fixtures';
 import { cpuMs, machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
+import { INBOX_FILERS } from '../src/main/inbox/feature';
 
 const root = join(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -41,13 +42,13 @@ if (process.argv.includes('--bare')) {
 
 /**
  * The filing alone, before and after, in identical servers on a fresh database (same auth check, same body
- * parser): `per-push` commits each push in its own transaction (ingestPush, as the receiver did before), `grouped`
+ * parser): `per-push` commits each push in its own transaction (fileDelivery, as the receiver did before), `grouped`
  * through the group writer (as it does now).
  */
 async function serveFiling(mode: 'grouped' | 'per-push'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-filing-'));
-  const database = openDatabase(join(dir, 'innkeeper.db'));
-  const writer = createGroupWriter(database);
+  const database = openAppDatabase(join(dir, 'innkeeper.db'));
+  const writer = createGroupWriter(database, INBOX_FILERS);
   const server = Fastify();
   const accepted = [{ username: USER, password: PASSWORD }];
   server.addHook('onRequest', async (request, reply) => {
@@ -58,7 +59,7 @@ async function serveFiling(mode: 'grouped' | 'per-push'): Promise<void> {
   server.post('/push', async (request) => {
     const raw = request.body as Buffer;
     if (mode === 'grouped') await writer.submit({ raw, now: Date.now(), source: null });
-    else ingestPush(database, raw, Date.now());
+    else fileDelivery(database, INBOX_FILERS, raw, Date.now());
     return ACKNOWLEDGEMENT;
   });
   await server.listen({ port: 0, host: '127.0.0.1' });
@@ -189,7 +190,7 @@ async function main() {
       INNKEEPER_PUSH_USER: USER,
       INNKEEPER_PUSH_PASSWORD: PASSWORD,
     },
-    /Receiving pushes at (http:\/\/127\.0\.0\.1:\d+\/push)/,
+    /Receiving messages and reviews at (http:\/\/127\.0\.0\.1:\d+\/push)/,
   );
   const ready = performance.now() - started;
   const appUrl = app.match[1]!;
@@ -260,7 +261,7 @@ async function main() {
   await stop(grouped.child);
   await stop(bare.child);
   // Every acknowledged push is in the file the app left (the warm-up's too).
-  const database = openDatabase(join(dataDir, 'innkeeper.db'));
+  const database = openAppDatabase(join(dataDir, 'innkeeper.db'));
   const stored = (
     database.db.prepare("SELECT count(*) AS n FROM messages WHERE provider_message_id LIKE 'bench-%'").get() as {
       n: number;
@@ -282,7 +283,7 @@ core, the web host, the demo provider as on a first start), with a temp data fol
 _PASSWORD set; every request carries those valid credentials and is a new 244 message (fixture body, fresh
 messageid): raw log + parse + store (the message's text marked for the search index, which takes it in a batch
 250 ms later: \`src/main/inbox/messageIndex.ts\`), committed with \`synchronous=FULL\` before its answer. Pushes that
-arrive while a commit runs are filed together in the next transaction (group commit, \`src/main/push/groupWriter.ts\`).
+arrive while a commit runs are filed together in the next transaction (group commit, \`src/main/intake/groupWriter.ts\`).
 The bare route answers the same acknowledgement with no auth and no database.
 
 | connections | app req/s | p50 ms | p99 ms | app CPU µs / push | bare req/s | p50 ms | p99 ms | bare CPU µs / request | app / bare | app errors + non-2xx |
@@ -305,7 +306,7 @@ the batch that indexes the text later costs 10–20 µs a message). The p99 foll
 thread, the last of 32 that arrive together is answered no sooner than ${((32 * cpuAt32.app) / 1000).toFixed(0)} ms after the first arrived.
 
 The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth
-checked, raw body, filed, acknowledged), one committing each push in its own transaction (\`ingestPush\`, as the
+checked, raw body, filed, acknowledged), one committing each push in its own transaction (\`fileDelivery\`, as the
 receiver did before), the other through the group writer; each round both (which goes first alternates) and the bare route, medians of
 ${ROUNDS}.
 

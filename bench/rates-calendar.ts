@@ -6,10 +6,9 @@ import { chromium, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumLaunch } from '../playwright.config';
-import { openDatabase } from '../src/main/db/database';
 import { createOutbox } from '../src/main/outbox/outbox';
-import { createRatesService, RATES_KIND, type RatesSenders } from '../src/main/rates/ratesService';
-import { createConfSettingsStore } from '../src/main/config/settingsStore';
+import { createRatesService, RATES_KIND, type RatesKinds } from '../src/main/rates/ratesService';
+import { createConfSettings } from '../src/main/config/settings';
 import type { PropertySetupInput } from '../src/shared/rateSetups';
 import { applyToBook, type ChannelRule, type RuleEdit, type Target } from '../src/shared/ratesComposer';
 import { MAX_DAYS_AHEAD } from '../src/shared/su/inventory';
@@ -17,6 +16,7 @@ import { addDays, localToday } from '../src/shared/dates';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
 import { machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HOTEL = 'IK-BENCH-1';
@@ -115,15 +115,13 @@ function randomEdits(count: number, from: string, span: number, maxDays: number)
  * written with the same statement the service uses when Su confirms a push.
  */
 function seedData(dir: string, today: string) {
-  createConfSettingsStore(dir).set('rates.demoSetupDone', true);
-  const database = openDatabase(join(dir, 'innkeeper.db'));
-  const outbox = createOutbox<RatesSenders>({
+  createConfSettings(dir).set('rates.demoSetupDone', true);
+  const database = openAppDatabase(join(dir, 'innkeeper.db'));
+  const outbox = createOutbox<RatesKinds>({
     db: database,
     now: Date.now,
     random: Math.random,
-    senders: {
-      [RATES_KIND]: () => Promise.reject(new Error('the bench sends nothing')),
-    },
+    kinds: { [RATES_KIND]: { send: () => Promise.reject(new Error('the bench sends nothing')) } },
   });
   const rates = createRatesService({ database, outbox, now: Date.now, today: () => today });
   rates.saveSetup(setup);

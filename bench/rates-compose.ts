@@ -4,7 +4,6 @@
 // rules already pushed, diffed day by day). Run: npm run bench:rates   (writes its section of bench/RESULTS.md)
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../src/main/db/database';
 import { createOutbox } from '../src/main/outbox/outbox';
 import { createRatesService, RATES_KIND } from '../src/main/rates/ratesService';
 import { tempDir } from '../test/support/tempDir';
@@ -12,6 +11,7 @@ import { addDays, localToday } from '../src/shared/dates';
 import { applyToBook, composeRequest, targetKey, type RuleEdit, type Target } from '../src/shared/ratesComposer';
 import { daysOf } from '../src/shared/dates';
 import { machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
 
 // Within the 500 days Su accepts, whatever day the bench runs.
 const START = addDays(localToday(), 30);
@@ -86,12 +86,12 @@ console.log(
 
 // ---- the preview, as the screen asks for it: a year already pushed (the record), the draft on top ---------------
 const dir = tempDir('innkeeper-bench-');
-const database = openDatabase(join(dir.path, 'innkeeper.db'));
+const database = openAppDatabase(join(dir.path, 'innkeeper.db'));
 const outbox = createOutbox({
   db: database,
   now: Date.now,
   random: Math.random,
-  senders: { [RATES_KIND]: async () => ({}) },
+  kinds: { [RATES_KIND]: { send: async () => ({}) } },
 });
 const rates = createRatesService({ database, outbox, now: Date.now });
 const record = applyToBook(new Map(), randomEdits(1000));

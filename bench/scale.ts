@@ -8,10 +8,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromiumLaunch } from '../playwright.config';
-import { createConfSettingsStore } from '../src/main/config/settingsStore';
-import { openDatabase } from '../src/main/db/database';
+import { createConfSettings } from '../src/main/config/settings';
 import { createOutbox } from '../src/main/outbox/outbox';
-import { createRatesService, RATES_KIND, type RatesSenders } from '../src/main/rates/ratesService';
+import { createRatesService, RATES_KIND, type RatesKinds } from '../src/main/rates/ratesService';
 import { addDays, localToday } from '../src/shared/dates';
 import type { PropertySetupInput } from '../src/shared/rateSetups';
 import { applyToBook, type ChannelRule, type RuleEdit, type Target } from '../src/shared/ratesComposer';
@@ -19,6 +18,7 @@ import { MAX_DAYS_AHEAD } from '../src/shared/su/inventory';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
 import { machineLine, writeSection } from './results';
+import { openAppDatabase } from '../src/main/schema';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -103,13 +103,13 @@ function randomEdits(
 
 /** `count` properties, each with a year of rules in the record (`rate_rules`) and a draft, through the app's code. */
 function seedData(dir: string, count: number, today: string) {
-  createConfSettingsStore(dir).set('rates.demoSetupDone', true);
-  const database = openDatabase(join(dir, 'innkeeper.db'));
-  const outbox = createOutbox<RatesSenders>({
+  createConfSettings(dir).set('rates.demoSetupDone', true);
+  const database = openAppDatabase(join(dir, 'innkeeper.db'));
+  const outbox = createOutbox<RatesKinds>({
     db: database,
     now: Date.now,
     random: Math.random,
-    senders: { [RATES_KIND]: () => Promise.reject(new Error('the bench sends nothing')) },
+    kinds: { [RATES_KIND]: { send: () => Promise.reject(new Error('the bench sends nothing')) } },
   });
   const rates = createRatesService({ database, outbox, now: Date.now, today: () => today });
   const insert = database.db.prepare(
@@ -155,12 +155,12 @@ function seedData(dir: string, count: number, today: string) {
 
 /** The core's side, in-process on the seeded file: properties, the shown property's book, and its preview. */
 function coreFigures(dir: string, hotelId: string, today: string) {
-  const database = openDatabase(join(dir, 'innkeeper.db'));
-  const outbox = createOutbox<RatesSenders>({
+  const database = openAppDatabase(join(dir, 'innkeeper.db'));
+  const outbox = createOutbox<RatesKinds>({
     db: database,
     now: Date.now,
     random: Math.random,
-    senders: { [RATES_KIND]: () => Promise.reject(new Error('the bench sends nothing')) },
+    kinds: { [RATES_KIND]: { send: () => Promise.reject(new Error('the bench sends nothing')) } },
   });
   const rates = createRatesService({ database, outbox, now: Date.now, today: () => today });
   const time = (fn: () => unknown) => {

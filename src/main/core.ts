@@ -1,199 +1,127 @@
 import { join } from 'node:path';
-import type { AppInfo, HostKind } from '../shared/contract';
-import type { SecretStore } from './config/secretStore';
-import type { SettingsStore } from './config/settingsStore';
-import { connectionHandlers } from './connection/handlers';
-import type { ConnectionService } from './connection/connectionService';
-import { createConnectionFeature } from './connection/feature';
-import type { DemoProvider } from './demo/demoProvider';
-import { demoHandlers } from './demo/handlers';
-import { createDesktopFeature } from './desktop/feature';
-import type { LoginItems } from './desktop/startAtLogin';
+import { METHODS, type Method } from '../shared/contract';
+import { createCoreBus, type CoreBus } from './bus';
 import { openDatabase, type Database } from './db/database';
-import type { FeatureContext } from './featureContext';
-import { createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
+import { schemaOf } from './db/migrations';
+import type { AnyFeature, CoreContext, CoreOptions, FeatureParts, HostContext, Provided } from './feature';
+import { FEATURES } from './features';
+import { contractCaller, createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createEventBus, type EventBus } from './gateway/events';
-import { createInboxFeature } from './inbox/feature';
-import type { Notifier } from './inbox/news';
-import { replySenders } from './inbox/replySenders';
-import { createNoticesFeature } from './notices/feature';
-import type { NoticeNotifier } from './notices/handlers';
-import { outboxHandlers } from './outbox/handlers';
-import { createOutbox } from './outbox/outbox';
-import { createPaymentsFeature } from './payments/feature';
-import type { PaymentNotifier } from './payments/handlers';
-import { createPhotosFeature, photoOutbox } from './photos/feature';
-import { createPropertyFeature } from './property/feature';
-import { propertyOutbox } from './property/senders';
-import { createPushFeature } from './push/feature';
-import type { PushEnvironment, PushService } from './push/pushService';
-import type { TunnelProvider } from './push/tunnel';
-import { createRatesFeature, ratesOutbox } from './rates/feature';
-import { savedRepliesHandlers } from './savedReplies/handlers';
-import { createSavedReplies } from './savedReplies/savedReplies';
+import type { DeliveryFilers } from './intake/deliveryKinds';
+import type { OutboxKinds } from './outbox/types';
 
-export interface CoreDeps {
-  host: HostKind;
-  version: string;
-  dataDir: string;
-  settings: SettingsStore;
-  secrets: SecretStore;
-  /** The built-in demo provider (absent when there is none); it runs only while the demo is the active provider. */
-  demo?: DemoProvider;
-  forceDemo: boolean;
-  /** INNKEEPER_PUSH_* values. */
-  pushEnv?: PushEnvironment;
-  notifier?: Notifier & Partial<NoticeNotifier> & Partial<PaymentNotifier>;
-  /** Opens tunnels for the push listener (ngrok unless a test supplies a loopback forwarder). */
-  tunnelProvider?: TunnelProvider;
-  /** The OS's login items (the installed desktop app); without them the start-at-login choice is only kept. */
-  loginItems?: LoginItems;
+export interface CoreDeps extends HostContext {
+  /** What the host hands the features (each reads its own: `demo`, `intakeEnv`, `notifier`, `loginItems`, …). */
+  options?: CoreOptions;
   now?: () => number;
+  /** The features, in order (default: all of them, `features.ts`). */
+  features?: readonly AnyFeature[];
 }
 
-/** Everything the hosts need: the dispatcher for calls, the bus for events, and a way to start and stop. */
+/** Everything the hosts need: the dispatcher for calls, the events for the renderer, and a way to start and stop. */
 export interface Core {
   dispatcher: Dispatcher;
   events: EventBus;
+  bus: CoreBus;
   db: Database;
-  connection: ConnectionService;
-  push: PushService;
-  /** Starts what listens (the push receiver) and what sends (the outbox). */
+  /** What a feature provides (the demo provider, the intake's status…). */
+  use<F extends AnyFeature>(feature: F): Provided<F>;
+  /** Starts every feature in list order (what listens, what sends, what runs in the background). */
   start(): Promise<void>;
+  /** Stops every feature in reverse order, then closes the data file. */
   close(): Promise<void>;
 }
 
 /**
- * The composition root: builds every feature from its dependencies and puts their slices of the contract
- * together. It only wires; each feature's rules live in its folder. Imports no `electron`; nothing here starts
- * on import. Hosts create the settings and secret stores (electron-store + safeStorage, or conf + a 0600 file).
+ * The composition root: builds every feature of the list, in order, from one context; gathers their handlers,
+ * outbox kinds and delivery kinds; starts and stops them in order. It knows no feature by name. Imports no
+ * `electron`; nothing here starts on import. Hosts create the settings and secrets (electron-store + safeStorage,
+ * or conf + a 0600 file).
  */
 export function createCore(deps: CoreDeps): Core {
-  const now = deps.now ?? Date.now;
-  const db = openDatabase(join(deps.dataDir, 'innkeeper.db'), undefined, undefined, { checkApart: true });
-  const events = createEventBus(() => deps.secrets.values());
-  const { profiles, connection } = createConnectionFeature({
-    ...deps,
-    database: db,
-    events,
-    now,
-    demoUrls: () => deps.demo?.urls() ?? null,
+  const features = deps.features ?? FEATURES;
+  const database = openDatabase(join(deps.dataDir, 'innkeeper.db'), schemaOf(features), undefined, {
+    checkApart: true,
   });
-  const context: FeatureContext = {
-    database: db,
-    now,
+  const events = createEventBus(() => deps.secrets.values());
+  const bus = createCoreBus();
+  const built = new Map<AnyFeature, FeatureParts>();
+  const handlers: Partial<Record<Method, unknown>> = {};
+  const outboxKinds: OutboxKinds = {};
+  const deliveryFilers: DeliveryFilers = {};
+  let dispatcher: Dispatcher | null = null;
+
+  const use = <F extends AnyFeature>(feature: F): Provided<F> => {
+    const parts = built.get(feature);
+    if (!parts)
+      throw new Error(`The ${feature.name} feature is used before it is built: list it earlier in features.ts.`);
+    return parts.provides as Provided<F>;
+  };
+  const context: CoreContext = {
+    host: deps.host,
+    version: deps.version,
+    dataDir: deps.dataDir,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    options: deps.options ?? {},
+    database,
+    now: deps.now ?? Date.now,
     events,
-    connection,
-    profiles,
-    properties: () => ratesFeature.rates.properties(),
+    bus,
+    outboxKinds,
+    deliveryFilers,
+    use,
+    call: (method, args) => {
+      if (!dispatcher) throw new Error(`${method} was called while the features were still being built.`);
+      return contractCaller(dispatcher)(method, args);
+    },
+  };
+  /** Adds a feature's entries to a record shared by all; two features may not claim the same one. */
+  const gather = (into: Record<string, unknown>, entries: object | undefined, what: string, by: string) => {
+    for (const [key, value] of Object.entries(entries ?? {})) {
+      if (Object.hasOwn(into, key)) throw new Error(`Two features declare the ${what} ${key} (the second: ${by}).`);
+      into[key] = value;
+    }
   };
 
-  // Each feature's outbox work; the client is looked up at each send, so a send after the owner fixed
-  // credentials uses the new ones.
-  const client = () => connection.provider();
-  const ratesWork = ratesOutbox(client);
-  const photoWork = photoOutbox(() => photosFeature.photos, client);
-  const propertyWork = propertyOutbox(() => propertyFeature.property, client);
-  const outbox = createOutbox({
-    db,
-    now,
-    random: Math.random,
-    senders: {
-      ...replySenders(client),
-      ...ratesWork.senders,
-      ...propertyWork.senders,
-      ...photoWork.senders,
-    },
-    markSentRefusals: {
-      ...ratesWork.markSentRefusals,
-      ...propertyWork.markSentRefusals,
-      ...photoWork.markSentRefusals,
-    },
-    provider: () => connection.active(),
-    onChange: (item) => {
-      ratesFeature.afterOutboxChange(item);
-      propertyFeature.afterOutboxChange(item);
-      photosFeature.afterOutboxChange(item);
-      inbox.news.afterOutboxChange(item);
-      outboxFeature.changed();
-    },
-  });
-  const inbox = createInboxFeature({ ...context, outbox, notifier: deps.notifier });
-  const outboxFeature = outboxHandlers({ outbox, replies: inbox.replies, events, isReply: inbox.isReply });
-  const ratesFeature = createRatesFeature({ ...context, outbox, outboxChanged: outboxFeature.changed });
-  const propertyFeature = createPropertyFeature({ ...context, outbox, outboxChanged: outboxFeature.changed });
-  const notices = createNoticesFeature({
-    ...context,
-    offline: () => (outbox.unreachableUntil() ?? 0) > now(),
-    notifier: deps.notifier,
-  });
-  const payments = createPaymentsFeature({ ...context, notifier: deps.notifier });
-  const photosFeature = createPhotosFeature({
-    ...context,
-    dataDir: deps.dataDir,
-    outbox,
-    pushStatus: () => push.status(),
-  });
-  const {
-    push,
-    handlers: pushMethods,
-    stop: stopPush,
-  } = createPushFeature(context, {
-    ...deps,
-    env: deps.pushEnv,
-    demo: deps.demo?.push,
-    publicRoutes: (app) => photosFeature.media.routes(app),
-    news: inbox.news,
-  });
-  const desktop = createDesktopFeature(context, { settings: deps.settings, loginItems: deps.loginItems });
-
-  const handlers = {
-    'app.info': (): AppInfo => {
-      const { version, host, dataDir } = deps;
-      return { version, host, dataDir, secretStorage: deps.secrets.kind };
-    },
-    ...connectionHandlers({ connection, onSaved: outboxFeature.credentialsSaved }),
-    ...pushMethods,
-    ...inbox.handlers,
-    ...outboxFeature.handlers,
-    ...savedRepliesHandlers(createSavedReplies(db.db, now)),
-    ...ratesFeature.handlers,
-    ...propertyFeature.handlers,
-    ...photosFeature.handlers(outboxFeature.changed),
-    ...notices.handlers,
-    ...payments.handlers,
-    ...demoHandlers({
-      demo: deps.demo,
-      events,
-      checkNotices: (hotelId) => notices.notices.checkNow(hotelId),
-      checkPayment: (transactionId) => payments.payments.checkTransaction(transactionId),
-    }),
-    ...desktop.handlers,
-  } satisfies Handlers;
+  try {
+    for (const feature of features) {
+      const parts = feature.create(context);
+      built.set(feature, parts);
+      gather(handlers, parts.handlers, 'method', feature.name);
+      gather(outboxKinds, parts.outboxKinds, 'outbox kind', feature.name);
+      gather(deliveryFilers, parts.deliveryKinds, 'delivery kind', feature.name);
+    }
+    const missing = METHODS.filter((method) => !Object.hasOwn(handlers, method));
+    if (deps.features === undefined && missing.length > 0)
+      throw new Error(`No feature answers ${missing.join(', ')}: each method belongs to the feature of its prefix.`);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  dispatcher = createDispatcher(handlers as Handlers, () => deps.secrets.values());
+  const parts = features.map((feature) => built.get(feature)!);
 
   return {
-    dispatcher: createDispatcher(handlers, () => deps.secrets.values()),
+    dispatcher,
     events,
-    db,
-    connection,
-    push,
-    start: async () => {
-      ratesFeature.rates.recover();
-      propertyFeature.property.recover();
-      outbox.start();
-      await push.start();
-      notices.start();
-      payments.start();
-      photosFeature.start();
-      desktop.apply();
+    bus,
+    db: database,
+    use,
+    async start() {
+      for (const part of parts) await part.start?.();
+      bus.emit('coreStarted', {});
     },
-    close: async () => {
-      await stopPush();
-      await notices.stop();
-      await payments.stop();
-      photosFeature.stop();
-      await outbox.stop();
-      db.close();
+    async close() {
+      for (const part of [...parts].reverse()) await part.stop?.();
+      database.close();
     },
   };
+}
+
+/** Builds the core and starts it (what both hosts do). */
+export async function startCore(deps: CoreDeps): Promise<Core> {
+  const core = createCore(deps);
+  await core.start();
+  return core;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, type Environment } from './environments';
 import { noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -170,3 +171,8 @@ export interface ConnectionResults {
 export interface ConnectionEvents {
   'connection.changed': ConnectionState;
 }
+
+/** The connection slice of the contract (listed in contract.ts). */
+export const connectionContract = defineSlice<ConnectionResults, ConnectionEvents>()(connectionMethods, [
+  'connection.changed',
+]);

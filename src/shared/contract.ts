@@ -1,71 +1,56 @@
 import type { z } from 'zod';
-import { connectionMethods, type ConnectionEvents, type ConnectionResults } from './connection';
-import { demoMethods, type DemoEvents, type DemoResults } from './demo';
-import { desktopMethods, type DesktopEvents, type DesktopResults } from './desktop';
-import { inboxMethods, type InboxEvents, type InboxResults } from './inbox';
-import { noticesMethods, type NoticesEvents, type NoticesResults } from './notices';
-import { outboxMethods, type OutboxEvents, type OutboxResults } from './outbox';
-import { paymentsMethods, type PaymentsEvents, type PaymentsResults } from './payments';
-import { photosMethods, type PhotosEvents, type PhotosResults } from './photos';
-import { propertyMethods, type PropertyEvents, type PropertyResults } from './property';
-import { pushMethods, type PushEvents, type PushResults } from './push';
-import { ratesMethods, type RatesEvents, type RatesResults } from './rates';
+import { appContract } from './app';
+import { connectionContract } from './connection';
+import { dataFileContract } from './dataFile';
+import { demoContract } from './demo';
+import { desktopContract } from './desktop';
+import { inboxContract } from './inbox';
+import { intakeContract } from './intake';
+import { noticesContract } from './notices';
+import { outboxContract } from './outbox';
+import { paymentsContract } from './payments';
+import { photosContract } from './photos';
+import { propertyContract } from './property';
+import { ratesContract } from './rates';
 import type { AppError, Result } from './result';
-import { savedRepliesMethods, type SavedRepliesResults } from './savedReplies';
-import { noArgs } from './validation';
+import { savedRepliesContract } from './savedReplies';
 
 // The contract between the renderer and the core. Each feature declares its slice beside its own types
-// (`inboxMethods`, `InboxResults`, `InboxEvents` in inbox.ts, …); this module puts the slices together.
+// (`ratesContract` in rates.ts: its methods' schemas, results and events); this module puts the slices together.
+// A new feature is one line in SLICES.
 
-/** How the app is running: a real Electron window, or browser mode on loopback. */
-export type HostKind = 'electron' | 'browser';
+export type { AppInfo, HostKind } from './app';
 
-/** Facts about the running app, for the shell and the Settings footer. */
-export interface AppInfo {
-  version: string;
-  host: HostKind;
-  dataDir: string;
-  /** 'os-encrypted' under Electron safeStorage; 'file' (0600 file, weaker) under plain Node. */
-  secretStorage: 'os-encrypted' | 'file';
-}
+const SLICES = [
+  appContract,
+  connectionContract,
+  dataFileContract,
+  intakeContract,
+  inboxContract,
+  outboxContract,
+  savedRepliesContract,
+  ratesContract,
+  propertyContract,
+  photosContract,
+  noticesContract,
+  paymentsContract,
+  demoContract,
+  desktopContract,
+] as const;
+
+type Slice = (typeof SLICES)[number];
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 
 /**
  * Method name → argument schema. Every host (Electron IPC, browser-mode HTTP) validates arguments with these
  * schemas before a service sees them.
  */
-export const contractArgs = {
-  'app.info': noArgs,
-  ...connectionMethods,
-  ...pushMethods,
-  ...inboxMethods,
-  ...outboxMethods,
-  ...savedRepliesMethods,
-  ...ratesMethods,
-  ...propertyMethods,
-  ...photosMethods,
-  ...noticesMethods,
-  ...paymentsMethods,
-  ...demoMethods,
-  ...desktopMethods,
-} as const;
+export const contractArgs = Object.assign({}, ...SLICES.map((slice) => slice.methods)) as UnionToIntersection<
+  Slice['methods']
+>;
 
 /** The result type of each contract method. */
-export interface ContractResults
-  extends
-    ConnectionResults,
-    PushResults,
-    InboxResults,
-    OutboxResults,
-    SavedRepliesResults,
-    RatesResults,
-    PropertyResults,
-    PhotosResults,
-    NoticesResults,
-    PaymentsResults,
-    DemoResults,
-    DesktopResults {
-  'app.info': AppInfo;
-}
+export type ContractResults = UnionToIntersection<NonNullable<Slice['types']>['results']>;
 
 /** Contract method names. */
 export type Method = keyof typeof contractArgs;
@@ -82,34 +67,9 @@ const everyMethodHasAResult: Same<Method, keyof ContractResults> = true;
 void everyMethodHasAResult;
 
 /** Events the core sends to the renderer: name → payload. */
-export interface ContractEvents
-  extends
-    ConnectionEvents,
-    PushEvents,
-    InboxEvents,
-    OutboxEvents,
-    RatesEvents,
-    PropertyEvents,
-    PhotosEvents,
-    NoticesEvents,
-    PaymentsEvents,
-    DemoEvents,
-    DesktopEvents {}
+export type ContractEvents = UnionToIntersection<NonNullable<Slice['types']>['events']>;
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: EventName[] = [
-  'connection.changed',
-  'push.changed',
-  'inbox.changed',
-  'inbox.newMessage',
-  'outbox.changed',
-  'rates.changed',
-  'property.changed',
-  'photos.changed',
-  'notices.changed',
-  'payments.changed',
-  'demo.changed',
-  'desktop.changed',
-];
+export const EVENT_NAMES: EventName[] = SLICES.flatMap((slice) => slice.events) as EventName[];
 
 /** The API the renderer sees as `window.innkeeper` (Electron) or over HTTP (browser mode). */
 export type InnkeeperApi = {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGING_CHANNELS } from './channels';
 import { hotelIdSchema, idSchema } from './su/common';
 import { noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 // The built-in demo provider: a Su emulator inside Innkeeper, so that every screen can be tried with no account.
 // It runs only while the demo is the active provider; its controls deliver guest messages and reviews through the
@@ -79,3 +80,6 @@ export interface DemoEvents {
   /** The demo started or stopped, or its settings changed. */
   'demo.changed': DemoStatus;
 }
+
+/** The demo slice of the contract (listed in contract.ts). */
+export const demoContract = defineSlice<DemoResults, DemoEvents>()(demoMethods, ['demo.changed']);

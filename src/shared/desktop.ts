@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 // The installed desktop app: "Start Innkeeper when I log in", so that it keeps receiving Su's pushes (Su reposts a
 // message only 3 times). The choice is kept in the settings of the data folder, which browser mode shares: chosen
@@ -34,3 +35,6 @@ export interface DesktopEvents {
   /** The start-at-login state changed (the owner chose, in the window or the tray, or a real account was connected). */
   'desktop.changed': StartAtLoginState;
 }
+
+/** The desktop slice of the contract (listed in contract.ts). */
+export const desktopContract = defineSlice<DesktopResults, DesktopEvents>()(desktopMethods, ['desktop.changed']);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGING_CHANNELS, channelProfile } from './channels';
 import type { AppError } from './result';
 import { idArgSchema, noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 /** Filters of the thread list. */
 export const threadQuerySchema = z
@@ -230,12 +231,8 @@ export const sendReplySchema = z.object({ threadId: z.number().int().positive(),
 export const reviewReplyArgsSchema = z
   .object({ reviewId: z.number().int().positive(), body: replyBodySchema })
   .strict();
-export const draftSchema = z
-  .object({ threadId: z.number().int().positive(), body: draftBodySchema })
-  .strict();
-export const reviewDraftSchema = z
-  .object({ reviewId: z.number().int().positive(), body: draftBodySchema })
-  .strict();
+export const draftSchema = z.object({ threadId: z.number().int().positive(), body: draftBodySchema }).strict();
+export const reviewDraftSchema = z.object({ reviewId: z.number().int().positive(), body: draftBodySchema }).strict();
 
 const LINK = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(?:com|net|org|io|co|info|biz)\b(?:\/\S*)?/i;
 const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
@@ -272,6 +269,9 @@ export interface NewMessageEvent {
   preview: string;
 }
 
+/** A reply that has not gone out (refused, or still waiting), rewritten by the owner: sent again if it had stopped. */
+export const editReplySchema = z.object({ id: z.number().int().positive(), body: replyBodySchema }).strict();
+
 /** The inbox's slice of the contract. */
 export const inboxMethods = {
   'inbox.threads': threadQuerySchema,
@@ -287,6 +287,7 @@ export const inboxMethods = {
   'inbox.saveDraft': draftSchema,
   'inbox.replyToReview': reviewReplyArgsSchema,
   'inbox.saveReviewDraft': reviewDraftSchema,
+  'inbox.editReply': editReplySchema,
 } as const;
 
 export interface InboxResults {
@@ -303,6 +304,8 @@ export interface InboxResults {
   'inbox.saveDraft': { savedAt: number };
   'inbox.replyToReview': ReviewItem;
   'inbox.saveReviewDraft': { savedAt: number };
+  /** The reply's outgoing item, now holding the new text (sent again if it had stopped). */
+  'inbox.editReply': { outboxId: number };
 }
 
 export interface InboxEvents {
@@ -310,3 +313,9 @@ export interface InboxEvents {
   'inbox.changed': { threadId: number | null; reviewId: number | null; counts: InboxCounts };
   'inbox.newMessage': NewMessageEvent;
 }
+
+/** The inbox slice of the contract (listed in contract.ts). */
+export const inboxContract = defineSlice<InboxResults, InboxEvents>()(inboxMethods, [
+  'inbox.changed',
+  'inbox.newMessage',
+]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppError } from './result';
 import { hotelIdSchema } from './su/common';
+import { defineSlice } from './contractSlice';
 
 // Airbnb's notices about the owner's accounts (Su's notificationAB, endpoint 12): fetched in the background for
 // every property with Airbnb (channel 244), kept locally and deduplicated by Airbnb's notification id.
@@ -79,3 +80,6 @@ export interface NoticesEvents {
   /** Notices were fetched or marked seen. `added` holds the notices new since the last check (for a notification). */
   'notices.changed': { unseen: number; added: Notice[] };
 }
+
+/** The notices slice of the contract (listed in contract.ts). */
+export const noticesContract = defineSlice<NoticesResults, NoticesEvents>()(noticesMethods, ['notices.changed']);

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { replyBodySchema } from './inbox';
 import { idArgSchema, noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 /** The outbox as the app shell shows it. */
 export interface OutboxStatus {
@@ -15,15 +14,11 @@ export interface OutboxStatus {
   firstFailed: { threadId: number } | { reviewId: number } | null;
 }
 
-/** A failed reply, rewritten by the owner before it is sent again. */
-export const editReplySchema = z.object({ id: z.number().int().positive(), body: replyBodySchema }).strict();
-
 /** The outbox's slice of the contract: the queue of replies and rates pushes on their way to Su. */
 export const outboxMethods = {
   'outbox.status': noArgs,
   'outbox.retry': idArgSchema,
   'outbox.discard': idArgSchema,
-  'outbox.editReply': editReplySchema,
   'outbox.markSent': idArgSchema,
   'outbox.resume': noArgs,
 } as const;
@@ -36,3 +31,6 @@ export interface OutboxEvents {
   /** A reply changed state (queued, sending, sent, failed), or the queue paused or resumed. */
   'outbox.changed': OutboxStatus;
 }
+
+/** The outbox slice of the contract (listed in contract.ts). */
+export const outboxContract = defineSlice<OutboxResults, OutboxEvents>()(outboxMethods, ['outbox.changed']);

@@ -3,6 +3,7 @@ import { isKnownCurrency, parseAmount } from './money';
 import { phoneSchema } from './phone';
 import type { AppError } from './result';
 import { emailSchema, hotelIdSchema, httpsUrlSchema, idSchema, textSchema } from './su/common';
+import { defineSlice } from './contractSlice';
 
 // Payments on Su's payment-token host (endpoints 14–17): a partner account per property, card payment links and
 // widget links, and a ledger of every link with its status, followed in the background until it is final. Form
@@ -258,3 +259,6 @@ export function linkRuleFor(channel: string, hasBooking: boolean): string | null
       : 'Airbnb removes links, phone numbers and e-mail addresses from messages to guests who have not booked yet: this link will not reach the guest.';
   return null;
 }
+
+/** The payments slice of the contract (listed in contract.ts). */
+export const paymentsContract = defineSlice<PaymentsResults, PaymentsEvents>()(paymentsMethods, ['payments.changed']);

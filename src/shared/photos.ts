@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppError } from './result';
 import { hotelIdSchema, idSchema } from './su/common';
+import { defineSlice } from './contractSlice';
 
 // The Photos tab of the Property screen: a local photo library per property and room, uploaded to Su by URL (Su
 // fetches each image itself, so the app serves the upload copy at an unguessable public address while Su fetches
@@ -281,3 +282,6 @@ export function photoChecks(
   }
   return checks;
 }
+
+/** The photos slice of the contract (listed in contract.ts). */
+export const photosContract = defineSlice<PhotosResults, PhotosEvents>()(photosMethods, ['photos.changed']);

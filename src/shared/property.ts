@@ -15,6 +15,7 @@ import {
   type FacilityEntry,
   type FacilityRecordEntry,
 } from './propertyFacilities';
+import { defineSlice } from './contractSlice';
 
 export * from './propertyDetails';
 export * from './propertyFacilities';
@@ -162,3 +163,6 @@ export interface PropertyEvents {
 }
 
 export type { FacilitySet, PropertyUpdate };
+
+/** The property slice of the contract (listed in contract.ts). */
+export const propertyContract = defineSlice<PropertyResults, PropertyEvents>()(propertyMethods, ['property.changed']);

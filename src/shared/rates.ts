@@ -5,6 +5,7 @@ import { addDays } from './dates';
 import { propertySetupSchema, type PropertySetup } from './rateSetups';
 import { dateSchema, hotelIdSchema, idSchema } from './su/common';
 import { noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 /** One edit of a rates draft, in the owner's words (the provider's OTARule never appears here). */
 export const rateEditSchema = (today: string) =>
@@ -242,3 +243,6 @@ export interface RatesEvents {
   /** A rates push of this property changed state (queued, sent, failed): the calendar and history refresh. */
   'rates.changed': { hotelId: string };
 }
+
+/** The rates slice of the contract (listed in contract.ts). */
+export const ratesContract = defineSlice<RatesResults, RatesEvents>()(ratesMethods, ['rates.changed']);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadDetail } from './inbox';
 import { idArgSchema, noArgs } from './validation';
+import { defineSlice } from './contractSlice';
 
 /** The variables a saved reply can use, written {{name}} in its text. */
 export const TEMPLATE_VARIABLES = {
@@ -163,3 +164,6 @@ export const savedRepliesMethods = {
 export type SavedRepliesResults = {
   [M in keyof typeof savedRepliesMethods]: SavedReply[];
 };
+
+/** The savedReplies slice of the contract (listed in contract.ts). */
+export const savedRepliesContract = defineSlice<SavedRepliesResults>()(savedRepliesMethods, []);

@@ -6,6 +6,7 @@ import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { dataFileChild, message } from '../support/storeKit';
 import { expect, startApp, stopApp, test } from './app';
+import { intakeFeature } from '../../src/main/intake/feature';
 
 const shots = 'test-results/screenshots';
 /** A second process holding the data file, killed after each test whatever happened. */
@@ -132,9 +133,9 @@ test('a full disk on screen: "cannot store … since" with the reason while it l
   });
   try {
     const password = 'full-disk-password-1234';
-    await contractClient(() => t.core.dispatcher).call('push.save', { port: 8787, username: 'su-partner', password });
+    await contractClient(() => t.core.dispatcher).call('intake.save', { port: 8787, username: 'su-partner', password });
     const post = (body: string) =>
-      fetch(t.core.push.status().localUrl!, {
+      fetch(t.core.use(intakeFeature).service.status().localUrl!, {
         method: 'POST',
         headers: { authorization: `Basic ${Buffer.from(`su-partner:${password}`).toString('base64')}` },
         body,

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupsDir, BACKUP_PAGES_PER_STEP, listBackups, takeBackup } from '../../src/main/db/backup';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { ingestPush } from '../../src/main/push/ingest';
+import type { Database } from '../../src/main/db/database';
+import { fileDelivery } from '../../src/main/intake/ingest';
 import { message } from '../support/storeKit';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
 
 // A backup copies the whole data file. Taken in one go (VACUUM INTO, before), it held the core for the whole copy:
 // no call answered and no push acknowledged meanwhile, ~100 ms for a 17 MiB inbox and more as it grows. Taken in
@@ -23,7 +25,7 @@ afterEach(() => {
 function bigFile(pages: number): string {
   dir = tempDir();
   const path = join(dir.path, 'innkeeper.db');
-  database = openDatabase(path);
+  database = openAppDatabase(path);
   const insert = database.db.prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (?, ?, 'stored')");
   database.db.exec('BEGIN');
   for (let i = 0; i < pages; i++) insert.run(i, `${i} `.padEnd(3000, 'x'));
@@ -49,7 +51,7 @@ describe('a backup of a large data file', () => {
         if (done) return resolve();
         turns += 1;
         if (turns === 3) {
-          ingestPush(database, message('9300000001', 'Filed during the backup'), Date.now());
+          fileDelivery(database, INBOX_FILERS, message('9300000001', 'Filed during the backup'), Date.now());
           filedDuring = true;
           listedDuring = listBackups(path);
           inFolderDuring = readdirSync(backupsDir(path));

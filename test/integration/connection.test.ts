@@ -2,10 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
-import { createFileSecretStore } from '../../src/main/config/secretStore';
+import { createFileSecrets } from '../../src/main/config/secrets';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { tempDir } from '../support/tempDir';
+import { connectionFeature } from '../../src/main/connection/feature';
 
 describe('connection settings and "Test connection"', () => {
   let ctx: Awaited<ReturnType<typeof startTestCore>>;
@@ -66,7 +67,7 @@ describe('connection settings and "Test connection"', () => {
     await call('connection.test', demo);
     const state = await call('connection.get', {});
     expect(state.ok && state.value.token?.environment).toBe('demo');
-    await ctx.core.connection.tokenManager('demo').getToken();
+    await ctx.core.use(connectionFeature).connection.tokenManager('demo').getToken();
     const issued = ctx.emulator().state.requests.filter((r) => r.path.endsWith('generate-access-token'));
     expect(issued).toHaveLength(1);
   });
@@ -168,15 +169,15 @@ describe('secrets that cannot be decrypted', () => {
         return stored.slice(key.length + 1);
       },
     };
-    createFileSecretStore(dir.path, codec).set('sandbox.clientSecret', 'before-key-change');
+    createFileSecrets(dir.path, codec).set('sandbox.clientSecret', 'before-key-change');
     key = 'new';
-    const store = createFileSecretStore(dir.path, codec);
+    const store = createFileSecrets(dir.path, codec);
     expect(store.get('sandbox.clientSecret')).toBeNull();
     expect(store.unreadable()).toEqual(['sandbox.clientSecret']);
     expect(store.values()).not.toContain('before-key-change');
     store.set('sandbox.clientSecret', 'after-key-change');
     expect(store.unreadable()).toEqual([]);
-    expect(createFileSecretStore(dir.path, codec).get('sandbox.clientSecret')).toBe('after-key-change');
+    expect(createFileSecrets(dir.path, codec).get('sandbox.clientSecret')).toBe('after-key-change');
     dir.remove();
   });
 });

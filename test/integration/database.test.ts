@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/db/database';
-import { MIGRATIONS } from '../../src/main/db/migrations';
+import { MIGRATIONS } from '../../src/main/schema';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 describe('database and migrations on a real file', () => {
   const dir = tempDir();
@@ -11,7 +12,7 @@ describe('database and migrations on a real file', () => {
 
   it('creates the file, applies every migration, and runs in WAL with synchronous=FULL', () => {
     const path = join(dir.path, 'a', 'innkeeper.db');
-    const db = openDatabase(path);
+    const db = openAppDatabase(path);
     expect(existsSync(path)).toBe(true);
     expect(db.version()).toBe(MIGRATIONS.at(-1)!.version);
     expect(db.db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
@@ -23,12 +24,12 @@ describe('database and migrations on a real file', () => {
 
   it('reopening keeps data and applies nothing twice', () => {
     const path = join(dir.path, 'b.db');
-    const first = openDatabase(path);
+    const first = openAppDatabase(path);
     first.db
       .prepare("INSERT INTO connection_check (environment, checked_at, ok, message) VALUES ('demo', 1, 1, 'ok')")
       .run();
     first.close();
-    const second = openDatabase(path);
+    const second = openAppDatabase(path);
     expect(second.db.prepare('SELECT count(*) AS n FROM connection_check').get()).toEqual({ n: 1 });
     second.close();
   });
@@ -48,14 +49,14 @@ describe('database and migrations on a real file', () => {
 
   it('a failing migration leaves the previous schema intact', () => {
     const path = join(dir.path, 'd.db');
-    openDatabase(path).close();
+    openAppDatabase(path).close();
     const broken = {
       version: MIGRATIONS.length + 1,
       name: 'broken',
       sql: 'CREATE TABLE ok_part (id INTEGER); SELECT nonsense(',
     };
     expect(() => openDatabase(path, [...MIGRATIONS, broken])).toThrow();
-    const db = openDatabase(path);
+    const db = openAppDatabase(path);
     expect(db.version()).toBe(MIGRATIONS.length);
     expect(db.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ok_part'").get()).toEqual({ n: 0 });
     db.close();
@@ -69,7 +70,7 @@ describe('database and migrations on a real file', () => {
     const db = openDatabase(path, MIGRATIONS.slice(0, 1));
     expect(db.version()).toBe(1);
     db.close();
-    const migrated = openDatabase(path);
+    const migrated = openAppDatabase(path);
     expect(migrated.version()).toBe(MIGRATIONS.length);
     migrated.close();
   });
@@ -78,11 +79,11 @@ describe('database and migrations on a real file', () => {
     const path = join(dir.path, 'e.db');
     const newer = openDatabase(path, [...MIGRATIONS, { version: 99, name: 'future', sql: 'SELECT 1;' }]);
     newer.close();
-    expect(() => openDatabase(path)).toThrow(/newer Innkeeper/);
+    expect(() => openAppDatabase(path)).toThrow(/newer Innkeeper/);
   });
 
   it('a transaction that throws is rolled back', () => {
-    const db = openDatabase(join(dir.path, 'f.db'));
+    const db = openAppDatabase(join(dir.path, 'f.db'));
     expect(() =>
       db.transaction(() => {
         db.db

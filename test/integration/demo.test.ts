@@ -133,7 +133,7 @@ describe('the demo provider is isolated', () => {
       mainUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/SUAPI$/),
     });
     const partner = ctx.emulator().state.partnerEndpoint!;
-    const listener = (await call('push.status')).localUrl!;
+    const listener = (await call('intake.status')).localUrl!;
     const asDemo = `Basic ${Buffer.from(`${partner.username}:${partner.password}`).toString('base64')}`;
     const post = () =>
       fetch(listener, {

@@ -18,7 +18,7 @@ afterEach(() => ctx.stop());
 
 describe('the demo provider delivers to the app’s own listener', () => {
   it('the listener runs on loopback, and the emulator pushes to it with credentials of its own', async () => {
-    const status = await call('push.status');
+    const status = await call('intake.status');
     expect(status).toMatchObject({
       listening: true,
       // The owner has chosen no password yet: the demo pushes with credentials of its own.
@@ -94,7 +94,7 @@ describe('the demo provider delivers to the app’s own listener', () => {
   });
 
   it('saving push settings validates them and restarts the listener', async () => {
-    const bad = await ctx.core.dispatcher.dispatch('push.save', { port: 80, username: 'a:b', password: 'short' });
+    const bad = await ctx.core.dispatcher.dispatch('intake.save', { port: 80, username: 'a:b', password: 'short' });
     expect(bad).toMatchObject({
       ok: false,
       error: {
@@ -102,8 +102,8 @@ describe('the demo provider delivers to the app’s own listener', () => {
         fields: { port: expect.any(String), username: expect.any(String), password: expect.any(String) },
       },
     });
-    const before = await call('push.status');
-    const saved = await call('push.save', {
+    const before = await call('intake.status');
+    const saved = await call('intake.save', {
       port: 40123,
       username: 'owner-chosen',
       password: 'a-new-strong-password-42',
@@ -158,7 +158,7 @@ describe('review search', () => {
 
 describe('quarantined pushes are shown to the owner', () => {
   it('lists what fit no kind, with the reason and the raw body, until dismissed', async () => {
-    const status = await call('push.status');
+    const status = await call('intake.status');
     // Posted as the demo provider posts: with the push credentials it was given.
     const partner = ctx.emulator().state.partnerEndpoint!;
     const auth = `Basic ${Buffer.from(`${partner.username}:${partner.password}`).toString('base64')}`;
@@ -168,16 +168,16 @@ describe('quarantined pushes are shown to the owner', () => {
       body: '{"event":"booking_modified"}',
     });
     expect(response.status).toBe(200);
-    const list = await call('push.quarantine');
+    const list = await call('intake.quarantine');
     expect(list).toEqual([
       expect.objectContaining({
         body: '{"event":"booking_modified"}',
         reason: expect.stringMatching(/Not a guest message or a review/),
       }),
     ]);
-    expect((await call('push.status')).quarantined).toBe(1);
-    expect((await call('push.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
-    expect(await call('push.quarantine')).toEqual([]);
+    expect((await call('intake.status')).quarantined).toBe(1);
+    expect((await call('intake.dismissQuarantined', { id: list[0]!.id })).quarantined).toBe(0);
+    expect(await call('intake.quarantine')).toEqual([]);
   });
 });
 

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { openDatabase } from '../../src/main/db/database';
-import { MIGRATIONS } from '../../src/main/db/migrations';
+import { MIGRATIONS } from '../../src/main/schema';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
 import { threadQuerySchema } from '../../src/shared/inbox';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 // Issue 15, search in a blink: what a conversation or review is about (guest names, booking numbers, confirmation
 // codes, property names) is in full-text indexes that SQLite keeps current, and a message's text is found by thread
@@ -199,7 +200,7 @@ describe('an inbox filed before the indexes existed', () => {
       `);
       old.close();
 
-      const database = openDatabase(path);
+      const database = openAppDatabase(path);
       try {
         const queries = createInboxQueries(database.db);
         const threads = (search: string) =>

@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost } from '../../src/main/hosts/web/webHost';
-import { clientAddress } from '../../src/main/push/listenerGuard';
-import { GUARD_COMPONENT, startPushReceiver } from '../../src/main/push/receiver';
-import { downSpansOf } from '../../src/main/push/uptime';
+import { clientAddress } from '../../src/main/intake/listenerGuard';
+import { GUARD_COMPONENT, startReceiver } from '../../src/main/intake/receiver';
+import { downSpansOf } from '../../src/main/db/uptime';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { createFakeTunnelProvider } from '../support/fakeTunnel';
 import { eventually } from '../support/eventually';
 import { fixtureText } from '../support/fixtures';
 import { PUSH_USER, startPushTarget } from '../support/pushTarget';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
 
 const message = (id: string) => JSON.stringify({ ...JSON.parse(fixtureText('push-message-244.json')), messageid: id });
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -33,7 +34,7 @@ describe('a flood through the tunnel never keeps a real push out', () => {
     cleanup.push(() => ctx.stop());
     const { call } = contractClient(() => ctx.core.dispatcher);
     const password = 'flood-test-password-123';
-    const status = await call('push.save', {
+    const status = await call('intake.save', {
       port: 40000, // the test core's INNKEEPER_PUSH_PORT=0 wins: a free port
       username: 'su-partner',
       password,
@@ -89,7 +90,7 @@ describe('a flood through the tunnel never keeps a real push out', () => {
       { component: GUARD_COMPONENT, from: expect.any(Number), to: null, reason: 'refusing failed logins (flood)' },
     ]);
     // The owner's status shows it beside the listener's downtime.
-    expect((await call('push.status')).downtime.filter((d) => d.component === GUARD_COMPONENT)).toEqual([
+    expect((await call('intake.status')).downtime.filter((d) => d.component === GUARD_COMPONENT)).toEqual([
       { component: GUARD_COMPONENT, from: expect.any(Number), to: null, reason: 'refusing failed logins (flood)' },
     ]);
   }, 90_000); // 620 requests through a forwarder on a shared machine
@@ -193,7 +194,7 @@ describe('only failed logins are throttled, per client', () => {
       )
       .run(GUARD_COMPONENT);
     await t.receiver.close();
-    const again = await startPushReceiver({ database: t.database, port: 0, credentials: () => [] });
+    const again = await startReceiver({ database: t.database, filers: INBOX_FILERS, port: 0, credentials: () => [] });
     cleanup.push(() => again.close());
     expect(downSpansOf(t.database, GUARD_COMPONENT).every((s) => s.to !== null)).toBe(true);
   });

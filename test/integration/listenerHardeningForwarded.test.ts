@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PushSettingsInput } from '../../src/shared/push';
+import type { IntakeSettingsInput } from '../../src/shared/intake';
 import type { Photo } from '../../src/shared/photos';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
@@ -23,8 +23,8 @@ afterEach(async () => {
   ctx = null;
 });
 const { call } = contractClient(() => ctx!.core.dispatcher);
-const save = (reach: Pick<PushSettingsInput, 'publicUrl' | 'tunnel'>) =>
-  call('push.save', { port: 40000, username: 'su-partner', password: PASSWORD, ...reach });
+const save = (reach: Pick<IntakeSettingsInput, 'publicUrl' | 'tunnel'>) =>
+  call('intake.save', { port: 40000, username: 'su-partner', password: PASSWORD, ...reach });
 
 /** Failed logins at `url`, each claiming another client in X-Forwarded-For: the answers' statuses. */
 async function failedLogins(url: string, count: number): Promise<number[]> {

@@ -1,17 +1,25 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { MIGRATIONS } from '../../src/main/db/migrations';
+import type { Database } from '../../src/main/db/database';
+import { MIGRATIONS } from '../../src/main/schema';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
 import { createMessageIndexer, INDEX_BATCH, indexPendingMessages } from '../../src/main/inbox/messageIndex';
-import { ingestPush } from '../../src/main/push/ingest';
+import { fileDelivery } from '../../src/main/intake/ingest';
 import { threadQuerySchema } from '../../src/shared/inbox';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 import { fixtureText } from '../support/fixtures';
 import { tempDir } from '../support/tempDir';
+import { openDatabase } from '../../src/main/db/database';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
+import type { IngestResult } from '../../src/main/intake/ingest';
+import type { FiledMessage } from '../../src/main/inbox/fileMessage';
+
+/** The id of the message a delivery filed. */
+const messageIdOf = (result: IngestResult): number => (result.filed as FiledMessage).messageId;
 
 // Issue 15: a message's text is indexed for search in a batch after its push was acknowledged, not in the push's
 // own transaction. What must hold: nothing stored is ever left out of the index (a crash between included), a
@@ -26,7 +34,7 @@ afterEach(async () => {
 function store() {
   const dir = tempDir('innkeeper-index-');
   const path = join(dir.path, 'innkeeper.db');
-  const state = { database: openDatabase(path) as Database };
+  const state = { database: openAppDatabase(path) as Database };
   cleanups.push(() => {
     state.database.close();
     dir.remove();
@@ -39,7 +47,12 @@ function store() {
     /** Files a guest message as a push is filed (its own transaction). */
     file(id: string, text: string) {
       const body = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
-      return ingestPush(state.database, JSON.stringify({ ...body, messageid: id, message: text }), Date.now());
+      return fileDelivery(
+        state.database,
+        INBOX_FILERS,
+        JSON.stringify({ ...body, messageid: id, message: text }),
+        Date.now(),
+      );
     },
     waiting: () => (db().prepare('SELECT count(*) AS n FROM message_text_pending').get() as { n: number }).n,
     /** The message ids the index itself finds `word` in (no search code between). */
@@ -55,7 +68,7 @@ function store() {
         .threads.map((t) => t.id),
     reopen() {
       state.database.close();
-      state.database = openDatabase(path);
+      state.database = openAppDatabase(path);
     },
   };
 }
@@ -105,14 +118,14 @@ describe('new messages are indexed after their pushes', () => {
       async () => s.waiting(),
       (n) => n === 0,
     );
-    expect(s.indexed('ferry')).toEqual([filed.message!.messageId]);
+    expect(s.indexed('ferry')).toEqual([messageIdOf(filed)]);
   });
 
   it('a message edited or removed before its batch is indexed as it is then, or not at all', () => {
     const s = store();
-    const edited = s.file('9600000021', 'Draft text').message!.messageId;
-    const removed = s.file('9600000022', 'Gone before indexing').message!.messageId;
-    const kept = s.file('9600000023', 'Indexed first, removed after').message!.messageId;
+    const edited = messageIdOf(s.file('9600000021', 'Draft text'));
+    const removed = messageIdOf(s.file('9600000022', 'Gone before indexing'));
+    const kept = messageIdOf(s.file('9600000023', 'Indexed first, removed after'));
     s.db().prepare('UPDATE messages SET body = ? WHERE id = ?').run('Final wording', edited);
     s.db().prepare('DELETE FROM messages WHERE id = ?').run(removed);
     expect(s.waiting()).toBe(2);
@@ -149,7 +162,7 @@ describe('new messages are indexed after their pushes', () => {
 
   it('indexes the oldest first, at most a batch per transaction', () => {
     const s = store();
-    const ids = ['a', 'b', 'c'].map((x, i) => s.file(`960000004${i}`, `Question ${x}word`).message!.messageId);
+    const ids = ['a', 'b', 'c'].map((x, i) => messageIdOf(s.file(`960000004${i}`, `Question ${x}word`)));
     expect(indexPendingMessages(s.db(), 2)).toBe(2);
     expect([...s.indexed('aword'), ...s.indexed('bword'), ...s.indexed('cword')]).toEqual(ids.slice(0, 2));
     expect(indexPendingMessages(s.db(), INDEX_BATCH)).toBe(1);
@@ -167,14 +180,24 @@ describe('an inbox indexed before this change', () => {
       MIGRATIONS.filter((m) => m.version <= 14),
     );
     const body = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
-    ingestPush(old, JSON.stringify({ ...body, messageid: '9600000051', message: 'Indexed the old way' }), Date.now());
+    fileDelivery(
+      old,
+      INBOX_FILERS,
+      JSON.stringify({ ...body, messageid: '9600000051', message: 'Indexed the old way' }),
+      Date.now(),
+    );
     old.close();
-    const database = openDatabase(path);
+    const database = openAppDatabase(path);
     cleanups.push(() => database.close());
     const waiting = database.db.prepare('SELECT count(*) AS n FROM message_text_pending');
     expect(waiting.get()).toEqual({ n: 0 });
     expect(database.db.prepare("SELECT rowid FROM message_text WHERE message_text MATCH 'old'").all()).toHaveLength(1);
-    ingestPush(database, JSON.stringify({ ...body, messageid: '9600000052', message: 'New way' }), Date.now());
+    fileDelivery(
+      database,
+      INBOX_FILERS,
+      JSON.stringify({ ...body, messageid: '9600000052', message: 'New way' }),
+      Date.now(),
+    );
     expect(waiting.get()).toEqual({ n: 1 });
   });
 });

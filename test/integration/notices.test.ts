@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
 import { createNoticesService, NOTICE_TIMING, safeActionUrl } from '../../src/main/notices/noticesService';
 import type { ContractEvents } from '../../src/shared/contract';
 import type { Notice } from '../../src/shared/notices';
@@ -9,6 +9,8 @@ import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { connectionFeature } from '../../src/main/connection/feature';
 
 // Airbnb notices fetched from the demo provider's emulator (Su's notificationAB) into a real SQLite file.
 
@@ -105,7 +107,7 @@ describe('the schedule', () => {
   let database: Database;
   beforeEach(() => {
     dir = tempDir();
-    database = openDatabase(join(dir.path, 'innkeeper.db'));
+    database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   });
   afterEach(() => {
     database.close();
@@ -118,7 +120,7 @@ describe('the schedule', () => {
     let inFlight = 0;
     let most = 0;
     let offline = false;
-    const provider = ctx!.core.connection.provider();
+    const provider = ctx!.core.use(connectionFeature).connection.provider();
     const service = createNoticesService({
       database,
       now: () => clock,

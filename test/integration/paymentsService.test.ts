@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
 import { CHECK_TIMING } from '../../src/main/payments/checks';
 import { createPaymentsService, type PaymentsService } from '../../src/main/payments/paymentsService';
 import { createProviderClient } from '../../src/main/provider/client';
@@ -10,6 +10,7 @@ import { partnerEntrySchema, cardLinkInputSchema, type PaymentLinkEntry } from '
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { startClientOnEmulator } from '../support/clientOnEmulator';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 // The payments service on a real SQLite file, against the emulator over loopback, with the clock in the test's
 // hands: the status is followed with backoff until it is final, and an unreachable host leaves a draft.
@@ -68,7 +69,7 @@ const link = (input: Record<string, unknown>) =>
 beforeEach(async () => {
   su = await startClientOnEmulator();
   dir = tempDir();
-  database = openDatabase(join(dir.path, 'innkeeper.db'));
+  database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   clock = Date.parse('2026-11-23T10:00:00Z');
   host = () => su.client.payments;
   paid = [];

@@ -177,7 +177,7 @@ describe('getting photos to Su', () => {
       revoked_at: number | null;
     }[];
     expect(links.length).toBeGreaterThanOrEqual(2);
-    const listener = (await call('push.status', {})).localUrl!.replace(/\/push$/, '');
+    const listener = (await call('intake.status', {})).localUrl!.replace(/\/push$/, '');
     for (const link of links) {
       expect(link.revoked_at).not.toBeNull();
       expect((await fetch(`${listener}/media/${link.token}/room.jpg`)).status).toBe(404);
@@ -242,7 +242,7 @@ describe('getting photos to Su', () => {
 
   it('the media address serves exactly one file, to GET and HEAD, and nothing once revoked', async () => {
     const added = (await addFile('yard.jpg', await photo(1200, 800).jpeg().toBuffer())) as { value: Photo };
-    const listener = (await call('push.status', {})).localUrl!.replace(/\/push$/, '');
+    const listener = (await call('intake.status', {})).localUrl!.replace(/\/push$/, '');
     const token = issueToken(added.value.id);
     const url = `${listener}/media/${token}/yard.jpg`;
     const got = await fetch(url);

@@ -1,19 +1,19 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/main/db/database';
-import { createUptimeLog } from '../../src/main/push/uptime';
+import { createUptimeLog } from '../../src/main/db/uptime';
 import { fixtureText } from '../support/fixtures';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 const root = join(import.meta.dirname, '..', '..');
 const auth = `Basic ${Buffer.from('su:pw').toString('base64')}`;
 
-/** The receiver of test/support/pushChild.ts in its own process, killed after `after` acknowledgements. */
+/** The receiver of test/support/intakeChild.ts in its own process, killed after `after` acknowledgements. */
 async function startChild(dbPath: string, after = 1) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test', 'support', 'pushChild.ts'), dbPath, String(after)],
+    ['--import', 'tsx', join(root, 'test', 'support', 'intakeChild.ts'), dbPath, String(after)],
     { cwd: root },
   );
   let out = '';
@@ -62,7 +62,7 @@ describe('a process killed right after acknowledging', () => {
     expect(writes.largest).toBeGreaterThan(1);
     expect(acknowledged.length).toBeGreaterThan(100);
 
-    const database = openDatabase(dbPath);
+    const database = openAppDatabase(dbPath);
     const stored = new Set(
       (database.db.prepare('SELECT provider_message_id AS id FROM messages').all() as { id: string }[]).map(
         (r) => r.id,
@@ -93,7 +93,7 @@ describe('a process killed right after acknowledging', () => {
     expect(response.status).toBe(200);
     expect(await exited).toBe('SIGKILL');
 
-    const database = openDatabase(dbPath);
+    const database = openAppDatabase(dbPath);
     expect(database.db.prepare('SELECT provider_message_id FROM messages').all()).toEqual([
       { provider_message_id: '9623318922' },
     ]);

@@ -1,25 +1,30 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
 import { createEventBus } from '../../src/main/gateway/events';
 import type { InboxCounts, NewMessageEvent } from '../../src/shared/inbox';
-import { createGroupWriter } from '../../src/main/push/groupWriter';
-import { pushHandlers } from '../../src/main/push/handlers';
+import { createGroupWriter } from '../../src/main/intake/groupWriter';
+import { intakeHandlers } from '../../src/main/intake/handlers';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
 import { createInboxNews } from '../../src/main/inbox/news';
-import type { PushService } from '../../src/main/push/pushService';
-import type { PushStatus } from '../../src/shared/push';
-import { StoreUnavailable, type IngestResult, type PendingPush } from '../../src/main/push/ingest';
+import type { FiledMessage } from '../../src/main/inbox/fileMessage';
+import { createCoreBus } from '../../src/main/bus';
+import { createFiledNews } from '../../src/main/intake/filedNews';
+import type { IntakeService } from '../../src/main/intake/intakeService';
+import type { IntakeStatus } from '../../src/shared/intake';
+import { StoreUnavailable, type IngestResult, type PendingDelivery } from '../../src/main/intake/ingest';
 import { fixtureText } from '../support/fixtures';
 import { startPushTarget } from '../support/pushTarget';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
 
 /** A guest message with its own message id, so that each is a new message. */
 function message(id: string, text = `Message ${id}`): string {
   const body = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
   return JSON.stringify({ ...body, messageid: id, message: text });
 }
-const push = (raw: string | Uint8Array, source: 'demo' | null = null): PendingPush => ({
+const push = (raw: string | Uint8Array, source: 'demo' | null = null): PendingDelivery => ({
   raw,
   now: Date.now(),
   source,
@@ -33,7 +38,7 @@ afterEach(async () => {
 /** A real database file in a temp folder, its transactions counted (each is one BEGIN IMMEDIATE … COMMIT). */
 function store() {
   const dir = tempDir('innkeeper-group-');
-  const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));
+  const database: Database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   cleanups.push(() => {
     database.close();
     dir.remove();
@@ -71,7 +76,7 @@ describe('pushes are acknowledged in groups', () => {
 
   it('pushes that arrive together share one commit; those that come after it form the next', async () => {
     const { database, transactions, count } = store();
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const first = await settle([1, 2, 3, 4].map((i) => writer.submit(push(message(`950000010${i}`)))));
     expect(first.every((o) => 'result' in o && o.result.outcome === 'stored')).toBe(true);
     expect(transactions).toHaveBeenCalledTimes(1);
@@ -84,9 +89,9 @@ describe('pushes are acknowledged in groups', () => {
 
   it('a group with a bad payload, a duplicate and good ones: each filed as if alone, in one transaction', async () => {
     const { database, transactions, count } = store();
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(message('9500000203'))]);
-    const bodies: PendingPush[] = [
+    const bodies: PendingDelivery[] = [
       push(message('9500000201', 'First')),
       push(JSON.stringify({ event: 'booking_modified' })),
       push(message('9500000201', 'First')),
@@ -123,7 +128,7 @@ describe('pushes are acknowledged in groups', () => {
     database.db.exec(
       "CREATE TRIGGER refuse_one BEFORE INSERT ON push_log WHEN NEW.body LIKE '%9500000302%' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
     );
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       ['9500000301', '9500000302', '9500000303'].map((id) => writer.submit(push(message(id)))),
     );
@@ -145,7 +150,7 @@ describe('pushes are acknowledged in groups', () => {
     database.db.exec(
       "CREATE TRIGGER refuse_one BEFORE INSERT ON messages WHEN NEW.provider_message_id = '9500000352' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
     );
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       ['9500000351', '9500000352', '9500000353'].map((id) => writer.submit(push(message(id)))),
     );
@@ -172,7 +177,7 @@ describe('pushes are acknowledged in groups', () => {
   it('a store fault mid-group refuses every push of the group and keeps none of it', async () => {
     const { database, count } = store();
     const { db } = database;
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     expect(await writer.submit(push(message('9500000400')))).toMatchObject({ outcome: 'stored' });
     // Free pages for small pushes, and the file may not grow any more (as on a full disk): a big one cannot fit.
     db.exec('CREATE TABLE filler (x BLOB); INSERT INTO filler VALUES (zeroblob(16000)); DROP TABLE filler');
@@ -204,7 +209,7 @@ describe('pushes are acknowledged in groups', () => {
   it('a damaged store refuses the whole group before writing anything', async () => {
     const { database, transactions, count } = store();
     database.health.markDamaged('the data file failed its integrity check (test)');
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const outcomes = await settle(['9500000501', '9500000502'].map((id) => writer.submit(push(message(id)))));
     for (const outcome of outcomes) expect('error' in outcome && outcome.error).toBeInstanceOf(StoreUnavailable);
     expect(transactions).not.toHaveBeenCalled();
@@ -226,17 +231,17 @@ describe('pushes are acknowledged in groups', () => {
   it('pushes quarantined together tell the screen once: the listener status is read once per group, not per push', async () => {
     const events = createEventBus();
     let reads = 0;
-    // The push service's two members the handlers use after a push (the status counts how often it is read).
-    const push = {
+    // The intake service's one member the handlers use after a delivery (the status counts how often it is read).
+    const intake = {
       status: () => {
         reads += 1;
-        return { quarantined: reads } as unknown as PushStatus;
+        return { quarantined: reads } as unknown as IntakeStatus;
       },
-      onStoreChange: () => () => {},
-    } as unknown as PushService;
-    const told: PushStatus[] = [];
-    events.on('push.changed', (status) => told.push(status));
-    const { afterPush } = pushHandlers({ push, events });
+    } as unknown as IntakeService;
+    const told: IntakeStatus[] = [];
+    events.on('intake.changed', (status) => told.push(status));
+    const { changed } = intakeHandlers({ intake, events });
+    const { afterFiled: afterPush } = createFiledNews({ bus: createCoreBus(), quarantined: () => changed() });
     const filed = (outcome: IngestResult['outcome']): IngestResult => ({
       httpStatus: 200,
       outcome,
@@ -276,25 +281,29 @@ describe('pushes are acknowledged in groups', () => {
       events,
       notifier: { newMessage: (m) => notified.push(m), unreadCount: (n) => unread.push(n) },
     });
+    // As in the core: the intake tells the bus of each group filed, the inbox hears it.
+    const bus = createCoreBus();
+    bus.on('deliveriesFiled', (results) => news.afterDeliveries(results));
+    const filedNews = createFiledNews({ bus, quarantined: () => {} });
     const changes: { threadId: number | null; reviewId: number | null; counts: InboxCounts }[] = [];
     const told: NewMessageEvent[] = [];
     events.on('inbox.changed', (change) => changes.push(change));
     events.on('inbox.newMessage', (m) => told.push(m));
 
     const other = JSON.stringify({ ...JSON.parse(message('9500000802', 'Second thread')), threadid: 'other-thread' });
-    const writer = createGroupWriter(database);
+    const writer = createGroupWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       [message('9500000801', 'First'), other, message('9500000803', 'Third, same thread as the first')].map((b) =>
         writer.submit(push(b)),
       ),
     );
     expect(writer.stats().groups).toBe(1);
-    for (const outcome of outcomes) if ('result' in outcome) news.afterPush(outcome.result);
+    for (const outcome of outcomes) if ('result' in outcome) filedNews.afterFiled(outcome.result);
     expect(changes).toHaveLength(0); // told in the next turn, with the rest of its group
     await new Promise((resolve) => setImmediate(resolve));
 
     expect(countReads).toBe(1);
-    const [first, second] = outcomes.map((o) => ('result' in o ? o.result.message!.threadId : 0));
+    const [first, second] = outcomes.map((o) => ('result' in o ? (o.result.filed as FiledMessage).threadId : 0));
     expect(changes.map((c) => c.threadId)).toEqual([first, second]);
     for (const change of changes) expect(change.counts).toMatchObject({ unreadThreads: 2, unreadReviews: 0 });
     expect(unread).toEqual([2]);
@@ -309,7 +318,8 @@ describe('pushes are acknowledged in groups', () => {
 
     // Once the core closes, news still to come is dropped (its database is about to close).
     const again = outcomes[0]!;
-    if ('result' in again) news.afterPush(again.result);
+    if ('result' in again) filedNews.afterFiled(again.result);
+    filedNews.stop();
     news.stop();
     await new Promise((resolve) => setImmediate(resolve));
     expect(countReads).toBe(1);

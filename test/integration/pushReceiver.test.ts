@@ -1,11 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator } from '../../src/emulator/emulator';
-import { startPushReceiver } from '../../src/main/push/receiver';
-import { openDatabase } from '../../src/main/db/database';
+import { startReceiver } from '../../src/main/intake/receiver';
 import { indexPendingMessages } from '../../src/main/inbox/messageIndex';
 import { fixtureText } from '../support/fixtures';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
+import type { IngestResult } from '../../src/main/intake/ingest';
+import type { FiledMessage } from '../../src/main/inbox/fileMessage';
+
+/** The id of the message a delivery filed. */
+const messageIdOf = (result: IngestResult): number => (result.filed as FiledMessage).messageId;
 
 const message244 = () => JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
 const review19 = () => JSON.parse(fixtureText('push-review-19.json')) as Record<string, unknown>;
@@ -218,8 +224,9 @@ describe('bounded and loopback only', () => {
 
   it('a port already in use is a clear error naming the port field', async () => {
     await expect(
-      startPushReceiver({
+      startReceiver({
         database: t.database,
+        filers: INBOX_FILERS,
         port: t.receiver.port,
         credentials: () => [{ username: 'a', password: 'b' }],
       }),
@@ -232,8 +239,8 @@ describe('bounded and loopback only', () => {
     t = await startPushTarget({
       onIngested: (result) => {
         // A second connection reading the file sees the row: it was committed before the callback ran.
-        const reader = openDatabase(t.database.path);
-        seenAtCallback.push(reader.db.prepare('SELECT id FROM messages WHERE id = ?').get(result.message!.messageId));
+        const reader = openAppDatabase(t.database.path);
+        seenAtCallback.push(reader.db.prepare('SELECT id FROM messages WHERE id = ?').get(messageIdOf(result)));
         reader.close();
       },
     });

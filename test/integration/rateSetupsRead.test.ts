@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
+import { openAppDatabase } from '../../src/main/schema';
 import { createRateSetups } from '../../src/main/rates/setups';
 import { tempDir } from '../support/tempDir';
 
@@ -19,7 +20,7 @@ const stored = (hotelId: string, setup: object) =>
 
 describe('reading the stored property setups', () => {
   it('completes an older setup with the defaults, sees every change of the stored text, and hands out copies', () => {
-    database = openDatabase(join(tempDir('innkeeper-setups-read-').path, 'innkeeper.db'));
+    database = openAppDatabase(join(tempDir('innkeeper-setups-read-').path, 'innkeeper.db'));
     const setups = createRateSetups(database, () => 1);
     // As an older version stored it: no names, no week prices.
     stored('H1', {

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
 import { createOutbox } from '../../src/main/outbox/outbox';
 import { ratesSender } from '../../src/main/rates/pushes';
-import { createRatesService, RATES_KIND } from '../../src/main/rates/ratesService';
+import { createRatesService, RATES_KIND, type RatesKinds } from '../../src/main/rates/ratesService';
 import type { InvRateControl } from '../../src/shared/su/inventory';
 import { AppFailure } from '../../src/shared/result';
 import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 // The rates service on a real SQLite file and a real outbox, with a sender the test answers for Su: it decides
 // when a push is confirmed, and what day it is when the push goes out.
@@ -34,27 +35,29 @@ let clock: { today: string };
 let busy: boolean;
 
 function start() {
-  let service: ReturnType<typeof createRatesService> | null = null;
+  // As in the core: the outbox's kinds are a live record, the rates kind added once the service exists.
+  const kinds = {} as RatesKinds;
   const outbox = createOutbox({
     db: database,
     now: Date.now,
     random: Math.random,
     backoff: { baseMs: 40, capMs: 80 },
-    senders: {
-      [RATES_KIND]: ratesSender(
-        async (request) => {
-          if (busy) throw new AppFailure({ code: 'server', message: 'Su is busy.', retryable: true });
-          return new Promise((resolve) => {
-            received.push(request);
-            waiting.push(() => resolve({ Success: 'Success' }));
-          });
-        },
-        () => clock.today,
-      ),
-    },
-    onChange: (item) => service?.onOutboxChange(item),
+    kinds,
   });
-  service = createRatesService({ database, outbox, now: Date.now, today: () => clock.today });
+  const service = createRatesService({ database, outbox, now: Date.now, today: () => clock.today });
+  kinds[RATES_KIND] = service.outboxKind(
+    ratesSender(
+      async (request) => {
+        if (busy) throw new AppFailure({ code: 'server', message: 'Su is busy.', retryable: true });
+        return new Promise((resolve) => {
+          received.push(request);
+          waiting.push(() => resolve({ Success: 'Success' }));
+        });
+      },
+      () => clock.today,
+    ),
+    () => {},
+  );
   service.recover();
   outbox.start();
   stops.push(() => outbox.stop());
@@ -66,7 +69,7 @@ const historyOf = (service: ReturnType<typeof createRatesService>) => service.hi
 
 beforeEach(() => {
   dir = tempDir();
-  database = openDatabase(join(dir.path, 'innkeeper.db'));
+  database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   received = [];
   waiting = [];
   clock = { today: TODAY };

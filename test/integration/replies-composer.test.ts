@@ -55,7 +55,7 @@ describe('a reply that still holds a {{placeholder}}', () => {
       (t) => t.messages.at(-1)?.delivery?.state === 'failed',
     );
     const outboxId = failed.messages.at(-1)!.delivery!.outboxId;
-    expect(await dispatch('outbox.editReply', { id: outboxId, body: 'Hello {{listing_name}}' })).toMatchObject({
+    expect(await dispatch('inbox.editReply', { id: outboxId, body: 'Hello {{listing_name}}' })).toMatchObject({
       ok: false,
       error: { field: 'body', message: expect.stringContaining('{{listing_name}}') },
     });
@@ -125,7 +125,7 @@ describe('a refused Booking.com review reply', () => {
 
 describe('pushes in quarantine', () => {
   it('say what they looked like, so the inbox can tell a review from noise', async () => {
-    const status = await call('push.status');
+    const status = await call('intake.status');
     const partner = ctx.emulator().state.partnerEndpoint!;
     const auth = `Basic ${Buffer.from(`${partner.username}:${partner.password}`).toString('base64')}`;
     const post = (body: string) =>
@@ -139,6 +139,6 @@ describe('pushes in quarantine', () => {
     const review = { hotel_id: 'IK-DEMO-001', channel_review_id: '19_Q1', review_title: 'Lovely, but the shower…' };
     expect((await post(JSON.stringify(review))).status).toBe(200);
     expect((await call('inbox.counts')).quarantined).toBe(2);
-    expect((await call('push.quarantine')).map((q) => q.kind)).toEqual(['review', null]);
+    expect((await call('intake.quarantine')).map((q) => q.kind)).toEqual(['review', null]);
   });
 });

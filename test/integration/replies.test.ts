@@ -244,7 +244,7 @@ describe('what was sent decides the thread’s state', () => {
     expect(failed.preview).toBe('Do you have a cot?');
     // Fix the property and edit the text: it is sent, the thread no longer needs a reply, search finds the new text.
     ctx.core.db.db.prepare("UPDATE threads SET hotel_id = 'IK-DEMO-001' WHERE id = ?").run(thread.id);
-    await call('outbox.editReply', {
+    await call('inbox.editReply', {
       id: failed.messages.at(-1)!.delivery!.outboxId,
       body: 'Yes, a travel cot is free of charge.',
     });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, localToday } from '../../src/shared/dates';
 import { SECRET_REMOVED } from '../../src/main/gateway/secretLeaks';
-import { createOutboxStore } from '../../src/main/outbox/store';
-import { paymentsStore } from '../../src/main/payments/store';
+import { createOutboxSql } from '../../src/main/outbox/outboxSql';
+import { paymentsStore } from '../../src/main/payments/paymentsSql';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { startEchoingSu } from '../support/echoingSu';
@@ -171,7 +171,7 @@ describe('secrets a provider echoes are never returned or stored', () => {
   it('behind the client, what is written into the database loses the saved secrets whoever wrote it', () => {
     const { db } = ctx.core;
     // A refusal that reached the outbox with a saved key in it (a sender that did not go through the client).
-    const store = createOutboxStore(db);
+    const store = createOutboxSql(db);
     const item = store.insert('test-kind', 'test:echo', '{}', Date.now(), 'sandbox');
     store.markSending(item.id, Date.now());
     store.fail(item.id, { code: 'provider', message: `Refused key ${PAYMENT_KEY} and ${PUSH_PASSWORD}` }, Date.now());

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileSecretStore } from '../../src/main/config/secretStore';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { createFileSecrets } from '../../src/main/config/secrets';
+import { createConfSettings } from '../../src/main/config/settings';
 import type { LoginItems } from '../../src/main/desktop/startAtLogin';
-import { startCoreWithDemo } from '../../src/main/demo/startCore';
+import { startCore } from '../../src/main/core';
 import type { StartAtLoginState } from '../../src/shared/desktop';
 import { contractClient } from '../support/contract';
 import { startEmulatorHarness } from '../support/emulatorHarness';
@@ -34,16 +34,18 @@ function osItems(enabled = false): LoginItems & { enabled: () => boolean; fail?:
 }
 
 async function start(dataDir: string, loginItems?: LoginItems) {
-  const core = await startCoreWithDemo({
+  const core = await startCore({
     host: loginItems ? 'electron' : 'browser',
     version: '0.0.0-test',
     dataDir,
-    settings: createConfSettingsStore(dataDir),
-    secrets: createFileSecretStore(dataDir),
-    forceDemo: false,
-    pushEnv: { port: 0 },
-    demoRun: { deliveries: false },
-    ...(loginItems ? { loginItems } : {}),
+    settings: createConfSettings(dataDir),
+    secrets: createFileSecrets(dataDir),
+    options: {
+      forceDemo: false,
+      intakeEnv: { port: 0 },
+      demo: { deliveries: false },
+      ...(loginItems ? { loginItems } : {}),
+    },
   });
   running.push(core);
   const seen: StartAtLoginState[] = [];

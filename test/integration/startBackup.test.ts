@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { createConfSettings } from '../../src/main/config/settings';
 import { listBackups } from '../../src/main/db/backup';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { createStoreService } from '../../src/main/push/storeService';
+import type { Database } from '../../src/main/db/database';
+import { createDataFileService } from '../../src/main/db/dataFile';
+import { refileThroughInbox } from '../support/storeKit';
 import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 /**
  * The start's backup (a copy of the whole file) is taken just after the start rather than before the listener
@@ -16,14 +18,20 @@ describe('the backup at start', () => {
   let database: Database;
   beforeEach(() => {
     dir = tempDir();
-    database = openDatabase(join(dir.path, 'innkeeper.db'));
+    database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   });
   afterEach(() => {
     database.close();
     dir.remove();
   });
   const store = (firstBackupAfterMs: number) =>
-    createStoreService({ database, settings: createConfSettingsStore(dir.path), now: Date.now, firstBackupAfterMs });
+    createDataFileService({
+      database,
+      settings: createConfSettings(dir.path),
+      now: Date.now,
+      firstBackupAfterMs,
+      refile: refileThroughInbox,
+    });
 
   it('is not taken during start, and is begun when the backups are first asked for, then said', async () => {
     const service = store(60_000);

@@ -4,15 +4,19 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPendingRestore, requestRestore, takeBackup } from '../../src/main/db/backup';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { quickCheck } from '../../src/main/db/storeFaults';
-import { ingestPush } from '../../src/main/push/ingest';
-import { startPushReceiver } from '../../src/main/push/receiver';
+import type { Database } from '../../src/main/db/database';
+import { quickCheck } from '../../src/main/db/faults';
+import { fileDelivery } from '../../src/main/intake/ingest';
+import { startReceiver } from '../../src/main/intake/receiver';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { fixtureText } from '../support/fixtures';
 import { startPushTarget } from '../support/pushTarget';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
+import { intakeFeature } from '../../src/main/intake/feature';
+import { dataFileFeature } from '../../src/main/dataFile/feature';
 
 type TestCore = Awaited<ReturnType<typeof startTestCore>>;
 const PASSWORD = 'store-faults-password-1234';
@@ -32,12 +36,16 @@ afterEach(async () => {
 async function core(dataDir?: string): Promise<TestCore & { call: ReturnType<typeof contractClient>['call'] }> {
   const t = await startTestCore(dataDir ? { dataDir } : {});
   const { call } = contractClient(() => t.core.dispatcher);
-  await call('push.save', { port: 8787, username: 'su-partner', password: PASSWORD });
+  await call('intake.save', { port: 8787, username: 'su-partner', password: PASSWORD });
+  // As the app's shell does at start: the data file's status is read, which begins the start's backup; the test
+  // goes on once that backup is whole (none is taken of a damaged file).
+  await call('dataFile.status');
+  await t.core.use(dataFileFeature).backupNow();
   return { ...t, call };
 }
 
 async function push(t: TestCore, body: string): Promise<Response> {
-  const url = t.core.push.status().localUrl!;
+  const url = t.core.use(intakeFeature).service.status().localUrl!;
   return fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
 }
 
@@ -66,7 +74,7 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     expect((await push(first, message('9000000001', 'Before the backup'))).status).toBe(200);
     await first.core.close();
     const second = await core(dataDir);
-    const backups = (await second.call('push.status')).store.backups;
+    const backups = (await second.call('dataFile.status')).backups;
     const backup = backups[0];
     expect(backup).toBeDefined();
     expect(statSync(join(dataDir, 'backups', backup!.file)).mode & 0o777).toBe(0o600);
@@ -76,8 +84,8 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     damage(join(dataDir, 'innkeeper.db'), 'messages_by_thread');
 
     const third = await core(dataDir);
-    const status = await third.call('push.status');
-    expect(status.store.problem).toMatchObject({
+    const status = await third.call('dataFile.status');
+    expect(status.problem).toMatchObject({
       kind: 'damaged',
       reason: expect.stringMatching(/integrity check/),
       lastGoodCheck: backup!.takenAt,
@@ -88,24 +96,24 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     expect(messageTexts(third.core.db)).not.toContain('While damaged');
     expect((third.core.db.db.prepare('SELECT count(*) AS n FROM push_log').get() as { n: number }).n).toBe(2);
     // No backup of the damaged file replaced the good one.
-    expect(status.store.backups.map((b) => b.file)).toEqual(backups.map((b) => b.file));
-    expect(status.store.backups[0]!.pushesAfter).toBe(1);
+    expect(status.backups.map((b) => b.file)).toEqual(backups.map((b) => b.file));
+    expect(status.backups[0]!.deliveriesAfter).toBe(1);
 
-    const bad = await contractClient(() => third.core.dispatcher).dispatch('push.restoreBackup', {
+    const bad = await contractClient(() => third.core.dispatcher).dispatch('dataFile.restoreBackup', {
       file: 'innkeeper-0000000000000.db',
     });
     expect(bad).toMatchObject({ ok: false, error: { code: 'validation', field: 'file' } });
-    const chosen = await third.call('push.restoreBackup', { file: backup!.file });
-    expect(chosen.store.restorePending).toMatchObject({ file: backup!.file, takenAt: backup!.takenAt });
+    const chosen = await third.call('dataFile.restoreBackup', { file: backup!.file });
+    expect(chosen.restorePending).toMatchObject({ file: backup!.file, takenAt: backup!.takenAt });
     await third.core.close();
 
     const fourth = await core(dataDir);
     cleanups.push(() => fourth.stop());
-    const after = await fourth.call('push.status');
-    expect(after.store.problem).toBeNull();
-    expect(after.store.restorePending).toBeNull();
+    const after = await fourth.call('dataFile.status');
+    expect(after.problem).toBeNull();
+    expect(after.restorePending).toBeNull();
     // The message received after the backup was read back from the damaged file and filed again.
-    expect(after.store.lastRestore).toMatchObject({ takenAt: backup!.takenAt, refiled: 1, unreadable: null });
+    expect(after.lastRestore).toMatchObject({ takenAt: backup!.takenAt, refiled: 1, unreadable: null });
     expect(messageTexts(fourth.core.db)).toEqual(['After the backup', 'Before the backup']);
     expect(quickCheck(fourth.core.db.db)).toBeNull();
     // The damaged file is kept aside, owner-only, never deleted.
@@ -113,9 +121,7 @@ describe('a damaged data file is never used to acknowledge pushes', () => {
     expect(kept).toHaveLength(1);
     expect(statSync(join(dataDir, 'damaged', kept[0]!)).mode & 0o777).toBe(0o600);
     // The period is downtime, and the repost of the refused push is acknowledged now.
-    expect(after.store.downtime).toEqual([
-      { from: status.store.problem!.since, to: after.store.lastRestore!.restoredAt },
-    ]);
+    expect(after.downtime).toEqual([{ from: status.problem!.since, to: after.lastRestore!.restoredAt }]);
     expect((await push(fourth, message('9000000003', 'While damaged'))).status).toBe(200);
     expect(messageTexts(fourth.core.db)).toContain('While damaged');
   });
@@ -126,7 +132,7 @@ describe('restoring is safe to repeat after a crash', () => {
     const dir = tempDir();
     cleanups.push(() => dir.remove());
     const path = join(dir.path, 'innkeeper.db');
-    const database = openDatabase(path);
+    const database = openAppDatabase(path);
     database.db
       .prepare("INSERT INTO push_log (received_at, body, outcome) VALUES (1, 'in the backup', 'stored')")
       .run();
@@ -170,9 +176,9 @@ describe('a data file too damaged to open', () => {
 
     const third = await core(dataDir);
     cleanups.push(() => third.stop());
-    const status = await third.call('push.status');
-    expect(status.store.problem).toBeNull();
-    expect(status.store.lastRestore).toMatchObject({ automatic: true, unreadable: expect.any(String) });
+    const status = await third.call('dataFile.status');
+    expect(status.problem).toBeNull();
+    expect(status.lastRestore).toMatchObject({ automatic: true, unreadable: expect.any(String) });
     expect(messageTexts(third.core.db)).toEqual(['Kept by the backup']);
     expect(readdirSync(join(dataDir, 'damaged')).filter((f) => f.endsWith('.db'))).toHaveLength(1);
     expect((await push(third, message('9000000022', 'After the restore'))).status).toBe(200);
@@ -182,10 +188,10 @@ describe('a data file too damaged to open', () => {
     const dir = tempDir();
     cleanups.push(() => dir.remove());
     const path = join(dir.path, 'innkeeper.db');
-    openDatabase(path).close();
+    openAppDatabase(path).close();
     wreck(path);
     const before = readFileSync(path);
-    expect(() => openDatabase(path)).toThrow(/is damaged and cannot be opened .*no backup to restore/);
+    expect(() => openAppDatabase(path)).toThrow(/is damaged and cannot be opened .*no backup to restore/);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
@@ -210,7 +216,7 @@ describe('a failing store answers 5xx and says so until it works again', () => {
     // The error thrown is SQLite's own, not "cannot rollback".
     let thrown: unknown;
     try {
-      ingestPush(t.database, big, Date.now());
+      fileDelivery(t.database, INBOX_FILERS, big, Date.now());
     } catch (error) {
       thrown = error;
     }
@@ -242,16 +248,16 @@ describe('a failing store answers 5xx and says so until it works again', () => {
     cleanups.push(() => t.stop());
     const { db } = t.core.db;
     const changes: (string | null)[] = [];
-    t.core.events.on('push.changed', (s) => changes.push(s.store.problem?.kind ?? null));
+    t.core.events.on('dataFile.changed', (s) => changes.push(s.problem?.kind ?? null));
     const { page_count } = db.prepare('PRAGMA page_count').get() as { page_count: number };
     db.exec(`PRAGMA max_page_count = ${page_count}`);
     expect((await push(t, message('9000000009', 'y'.repeat(30_000)))).status).toBe(503);
-    const status = await t.call('push.status');
-    expect(status.store.problem).toMatchObject({ kind: 'cannot-write', reason: expect.stringMatching(/disk is full/) });
+    const status = await t.call('dataFile.status');
+    expect(status.problem).toMatchObject({ kind: 'cannot-write', reason: expect.stringMatching(/disk is full/) });
     expect(changes).toContain('cannot-write');
     db.exec('PRAGMA max_page_count = 1073741823');
     expect((await push(t, message('9000000009', 'y'.repeat(30_000)))).status).toBe(200);
-    expect((await t.call('push.status')).store).toMatchObject({ problem: null, downtime: [expect.any(Object)] });
+    expect(await t.call('dataFile.status')).toMatchObject({ problem: null, downtime: [expect.any(Object)] });
   });
 });
 
@@ -267,13 +273,18 @@ describe('start-up on a store that cannot be written', () => {
   it('a read-only database: the listener is not left answering on its port', async () => {
     const dir = tempDir();
     cleanups.push(() => dir.remove());
-    const database = openDatabase(join(dir.path, 'innkeeper.db'));
+    const database = openAppDatabase(join(dir.path, 'innkeeper.db'));
     cleanups.push(() => database.close());
     // The connection may read but not write, as with a read-only file (the tests run as root, which chmod does not stop).
     database.db.exec('PRAGMA query_only = ON');
     const port = await freePort();
     await expect(
-      startPushReceiver({ database, port, credentials: () => [{ username: 'su', password: PASSWORD }] }),
+      startReceiver({
+        database,
+        filers: INBOX_FILERS,
+        port,
+        credentials: () => [{ username: 'su', password: PASSWORD }],
+      }),
     ).rejects.toThrow(/readonly/);
     await expect(fetch(`http://127.0.0.1:${port}/push`, { method: 'POST', body: '{}' })).rejects.toThrow();
   });
@@ -281,21 +292,23 @@ describe('start-up on a store that cannot be written', () => {
   it('the core on a read-only database says it is not listening, and nothing answers', async () => {
     const t = await core();
     cleanups.push(() => t.stop());
-    const before = t.core.push.status();
-    await t.core.push.stop();
+    const before = t.core.use(intakeFeature).service.status();
+    await t.core.use(intakeFeature).service.stop();
     t.core.db.db.exec('PRAGMA query_only = ON');
-    await t.core.push.start();
-    const status = t.core.push.status();
+    await t.core.use(intakeFeature).service.start();
+    const status = t.core.use(intakeFeature).service.status();
     expect(status).toMatchObject({ listening: false, localUrl: null, error: expect.stringMatching(/read-only/) });
-    expect(status.store.problem).toMatchObject({ kind: 'cannot-write', reason: expect.stringMatching(/read-only/) });
+    const { problem } = await t.call('dataFile.status');
+    expect(problem).toMatchObject({ kind: 'cannot-write', reason: expect.stringMatching(/read-only/) });
     await expect(fetch(before.localUrl!, { method: 'POST', body: '{}' })).rejects.toThrow();
     // Writable again: the next try starts the listener, and the period is recorded.
     t.core.db.db.exec('PRAGMA query_only = OFF');
-    await t.core.push.start();
-    const after = t.core.push.status();
+    await t.core.use(intakeFeature).service.start();
+    const after = t.core.use(intakeFeature).service.status();
     expect(after).toMatchObject({ listening: true, error: null });
-    expect(after.store.problem).toBeNull();
-    expect(after.store.downtime).toEqual([{ from: status.store.problem!.since, to: expect.any(Number) }]);
+    const file = await t.call('dataFile.status');
+    expect(file.problem).toBeNull();
+    expect(file.downtime).toEqual([{ from: problem!.since, to: expect.any(Number) }]);
     expect((await push(t, message('9000000031', 'Writable again'))).status).toBe(200);
   });
 });

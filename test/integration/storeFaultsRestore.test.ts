@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listBackups, requestRestore, restoreUnfinished, takeBackup } from '../../src/main/db/backup';
-import { openDatabase } from '../../src/main/db/database';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
-import { ingestPush } from '../../src/main/push/ingest';
-import { createStoreService } from '../../src/main/push/storeService';
+import { createConfSettings } from '../../src/main/config/settings';
+import { fileDelivery } from '../../src/main/intake/ingest';
+import { createDataFileService } from '../../src/main/db/dataFile';
+import { refileThroughInbox } from '../support/storeKit';
 import { damage, dataFileChild, message, messageTexts, push, storeCore } from '../support/storeKit';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
+import { intakeFeature } from '../../src/main/intake/feature';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -20,10 +23,10 @@ async function folderWithBackup(later: string[]) {
   const dir = tempDir();
   cleanups.push(() => dir.remove());
   const path = join(dir.path, 'innkeeper.db');
-  const database = openDatabase(path);
-  ingestPush(database, message('9100000000', 'In the backup'), Date.now() - 60_000);
+  const database = openAppDatabase(path);
+  fileDelivery(database, INBOX_FILERS, message('9100000000', 'In the backup'), Date.now() - 60_000);
   const backup = await takeBackup(database.db, path, Date.now() - 30_000);
-  later.forEach((text, i) => ingestPush(database, message(`91000000${10 + i}`, text), Date.now() + i));
+  later.forEach((text, i) => fileDelivery(database, INBOX_FILERS, message(`91000000${10 + i}`, text), Date.now() + i));
   database.close();
   return { dir: dir.path, path, backup };
 }
@@ -45,8 +48,8 @@ describe('a restore never loses the pushes it read back from the damaged file', 
     const dbPath = join(dataDir, 'innkeeper.db');
     damage(dbPath);
     const third = await storeCore(dataDir);
-    const backup = (await third.call('push.status')).store.backups[0]!;
-    await third.call('push.restoreBackup', { file: backup.file });
+    const backup = (await third.call('dataFile.status')).backups[0]!;
+    await third.call('dataFile.restoreBackup', { file: backup.file });
     await third.core.close();
 
     // The next start swaps the backup in and dies before anything else runs.
@@ -57,8 +60,8 @@ describe('a restore never loses the pushes it read back from the damaged file', 
     const fourth = await storeCore(dataDir);
     cleanups.push(() => fourth.stop());
     expect(messageTexts(fourth.core.db)).toEqual(['One', 'Three', 'Two']);
-    const status = await fourth.call('push.status');
-    expect(status.store).toMatchObject({
+    const status = await fourth.call('dataFile.status');
+    expect(status).toMatchObject({
       problem: null,
       restorePending: null,
       restoreProblem: null,
@@ -72,11 +75,11 @@ describe('a restore never loses the pushes it read back from the damaged file', 
   it('filing that fails (a store fault) leaves the restore unfinished and says so; the next start files them', async () => {
     const { dir, path, backup } = await folderWithBackup(['Later one', 'Later two']);
     requestRestore(path, backup.file, Date.now(), null);
-    const settings = createConfSettingsStore(dir);
+    const settings = createConfSettings(dir);
 
-    const blocked = openDatabase(path);
+    const blocked = openAppDatabase(path);
     blocked.db.exec('PRAGMA query_only = ON'); // every write fails, as on a read-only file
-    const store = createStoreService({ database: blocked, settings, now: Date.now });
+    const store = createDataFileService({ database: blocked, settings, now: Date.now, refile: refileThroughInbox });
     expect(store.status()).toMatchObject({
       restorePending: null,
       lastRestore: null,
@@ -86,9 +89,9 @@ describe('a restore never loses the pushes it read back from the damaged file', 
     expect(messageTexts(blocked)).toEqual(['In the backup']);
     blocked.close();
 
-    const database = openDatabase(path);
+    const database = openAppDatabase(path);
     cleanups.push(() => database.close());
-    const after = createStoreService({ database, settings, now: Date.now }).status();
+    const after = createDataFileService({ database, settings, now: Date.now, refile: refileThroughInbox }).status();
     expect(messageTexts(database)).toEqual(['In the backup', 'Later one', 'Later two']);
     expect(after).toMatchObject({ restoreProblem: null, lastRestore: { refiled: 2 } });
     expect(restoreUnfinished(path)).toBe(false);
@@ -111,8 +114,8 @@ describe('the backup the owner chose', () => {
 
     const t = await storeCore(dir);
     cleanups.push(() => t.core.close());
-    const status = await t.call('push.status');
-    expect(status.store).toMatchObject({ restoreProblem: null, lastRestore: { takenAt: backup.takenAt, refiled: 1 } });
+    const status = await t.call('dataFile.status');
+    expect(status).toMatchObject({ restoreProblem: null, lastRestore: { takenAt: backup.takenAt, refiled: 1 } });
     expect(messageTexts(t.core.db)).toEqual(['After the chosen backup', 'In the backup']);
   });
 
@@ -122,14 +125,14 @@ describe('the backup the owner chose', () => {
     rmSync(join(dir, 'backups', backup.file));
     const t = await storeCore(dir);
     cleanups.push(() => t.core.close());
-    const { store } = await t.call('push.status');
+    const store = await t.call('dataFile.status');
     expect(store).toMatchObject({
       restorePending: null,
       lastRestore: null,
       restoreProblem: { kind: 'backup-missing', takenAt: backup.takenAt, pending: false },
     });
     expect(messageTexts(t.core.db)).toEqual(['In the backup', 'Kept in the current file']);
-    expect(t.core.push.status().listening).toBe(true);
+    expect(t.core.use(intakeFeature).service.status().listening).toBe(true);
   });
 
   it('damaged too: Innkeeper starts on the current file and says why the backup was not used', async () => {
@@ -138,7 +141,7 @@ describe('the backup the owner chose', () => {
     damage(join(dir, 'backups', backup.file));
     const t = await storeCore(dir);
     cleanups.push(() => t.core.close());
-    const { store } = await t.call('push.status');
+    const store = await t.call('dataFile.status');
     expect(store.restoreProblem).toMatchObject({ kind: 'backup-damaged', pending: false });
     expect(store.restoreProblem!.detail).toMatch(/messages_by_thread|btree|page/i);
     expect(messageTexts(t.core.db)).toEqual(['In the backup', 'Kept in the current file']);
@@ -155,7 +158,7 @@ describe('a data file too damaged to open, and its newest backup damaged too', (
     // Garbage over the schema on page 1 (the header stays): SQLite cannot even read the table list.
     writeFileSync(path, readFileSync(path).fill(0xa5, 100, 3100));
 
-    const database = openDatabase(path);
+    const database = openAppDatabase(path);
     cleanups.push(() => database.close());
     expect(database.restored).toMatchObject({ backup: { file: backup.file }, automatic: true });
     expect(messageTexts(database)).toEqual(['In the backup']);
@@ -170,7 +173,7 @@ describe('a restore while another process has the data file open', () => {
     requestRestore(path, backup.file, Date.now(), null);
 
     const refused = await storeCore(dir);
-    const { store } = await refused.call('push.status');
+    const store = await refused.call('dataFile.status');
     expect(store).toMatchObject({
       restorePending: { file: backup.file },
       restoreProblem: { kind: 'folder-in-use', pending: true, detail: `another Innkeeper (process ${other.pid})` },
@@ -185,7 +188,7 @@ describe('a restore while another process has the data file open', () => {
     expect(existsSync(join(dir, 'locks', `${other.pid}.lock`))).toBe(true);
     const restored = await storeCore(dir);
     cleanups.push(() => restored.core.close());
-    expect((await restored.call('push.status')).store).toMatchObject({
+    expect(await restored.call('dataFile.status')).toMatchObject({
       restorePending: null,
       restoreProblem: null,
       lastRestore: { takenAt: backup.takenAt, refiled: 1 },
@@ -207,7 +210,7 @@ describe('restore.json is checked before anything is moved', () => {
       { file: backup.file, requestedAt: 1, damagedSince: null, keptAt: -1 },
     ]) {
       writeFileSync(join(dir, 'restore.json'), JSON.stringify(marker));
-      const database = openDatabase(path);
+      const database = openAppDatabase(path);
       expect(database.restored).toBeNull();
       expect(database.restoreRefused).toMatchObject({ kind: 'request-unreadable', pending: false });
       expect(messageTexts(database)).toEqual(['In the backup', 'Still here']);

@@ -1,20 +1,22 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { ingestPush } from '../../src/main/push/ingest';
+import type { Database } from '../../src/main/db/database';
+import { openAppDatabase } from '../../src/main/schema';
+import { fileDelivery } from '../../src/main/intake/ingest';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
 import { threadQuerySchema } from '../../src/shared/inbox';
 import { fixtureText } from '../support/fixtures';
 import { tempDir } from '../support/tempDir';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
 
-// How a conversation's details are completed by the messages filed into it (storeMessage.ts): a message carries
+// How a conversation's details are completed by the messages filed into it (fileMessage.ts): a message carries
 // what it knows, a later one without details erases nothing, a booked conversation stays booked, and a message
 // that changes nothing leaves the conversation's row untouched.
 const template = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
 let database: Database;
 let next = 0;
 const file = (fields: Record<string, unknown>, at = 1_000 + next) =>
-  ingestPush(database, JSON.stringify({ ...template, messageid: `m-${next++}`, ...fields }), at);
+  fileDelivery(database, INBOX_FILERS, JSON.stringify({ ...template, messageid: `m-${next++}`, ...fields }), at);
 /** The conversations' details (not their summary: unread count, last message). */
 const threadRow = () =>
   database.db
@@ -36,7 +38,7 @@ afterEach(() => database?.close());
 
 describe('a conversation’s details as its messages are filed', () => {
   it('are kept when a later message has none, completed by one that knows more, and never fall back to an inquiry', () => {
-    database = openDatabase(join(tempDir('innkeeper-thread-filing-').path, 'innkeeper.db'));
+    database = openAppDatabase(join(tempDir('innkeeper-thread-filing-').path, 'innkeeper.db'));
     expect(file({}).outcome).toBe('stored');
     const [first] = threadRow();
     expect(first).toMatchObject({ booking_id: 'ABCAJKYSJ8', booking_flag: 'B', hotel_id: 'abc123' });
@@ -64,13 +66,13 @@ describe('a conversation’s details as its messages are filed', () => {
 
     // Every message is in the one conversation, and a repost files nothing.
     expect((database.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(4);
-    const repost = ingestPush(database, JSON.stringify({ ...template, messageid: 'm-0' }), 5_000);
+    const repost = fileDelivery(database, INBOX_FILERS, JSON.stringify({ ...template, messageid: 'm-0' }), 5_000);
     expect(repost.outcome).toBe('duplicate');
     expect(threadRow()).toEqual([after]);
   });
 
   it('an inquiry that is booked later becomes the booking', () => {
-    database = openDatabase(join(tempDir('innkeeper-thread-booked-').path, 'innkeeper.db'));
+    database = openAppDatabase(join(tempDir('innkeeper-thread-booked-').path, 'innkeeper.db'));
     file({ bookingflag: 'T', bookingid: 'INQ1', booking_details: undefined });
     expect(threadRow()[0]).toMatchObject({ booking_flag: 'T', booking_id: 'INQ1', booking: null });
     file({});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PushSettingsInput } from '../../src/shared/push';
+import type { IntakeSettingsInput } from '../../src/shared/intake';
 import { SECRET_REMOVED } from '../../src/main/gateway/secretLeaks';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
@@ -12,7 +12,7 @@ afterEach(async () => {
   ctx = null;
 });
 const { call } = contractClient(() => ctx!.core.dispatcher);
-const settings = (tunnel: NonNullable<PushSettingsInput['tunnel']>) => ({
+const settings = (tunnel: NonNullable<IntakeSettingsInput['tunnel']>) => ({
   port: 40000,
   username: 'su-partner',
   password: 'tunnel-test-password-123',
@@ -24,7 +24,7 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
   it('opens after the listener, and pushes through it are authenticated and stored', async () => {
     const fake = createFakeTunnelProvider();
     ctx = await startTestCore({ tunnelProvider: fake.provider });
-    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN, domain: 'my-inn.ngrok.app' }));
+    const status = await call('intake.save', settings({ enabled: true, authtoken: TOKEN, domain: 'my-inn.ngrok.app' }));
     expect(status.tunnel).toMatchObject({
       enabled: true,
       state: 'up',
@@ -56,7 +56,7 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
     ctx = await startTestCore({
       tunnelProvider: createFakeTunnelProvider({ refuseWith: 'authentication failed: invalid authtoken' }).provider,
     });
-    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    const status = await call('intake.save', settings({ enabled: true, authtoken: TOKEN }));
     expect(status.listening).toBe(true);
     expect(status.tunnel).toMatchObject({ state: 'failed', url: null });
     expect(status.tunnel.error).toMatch(/invalid authtoken/);
@@ -66,11 +66,11 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
   it('a dropped connection is recorded as tunnel downtime and shown as reconnecting until it is back', async () => {
     const fake = createFakeTunnelProvider();
     ctx = await startTestCore({ tunnelProvider: fake.provider });
-    await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    await call('intake.save', settings({ enabled: true, authtoken: TOKEN }));
     fake.drop();
-    expect((await call('push.status')).tunnel.state).toBe('reconnecting');
+    expect((await call('intake.status')).tunnel.state).toBe('reconnecting');
     fake.restore();
-    const status = await call('push.status');
+    const status = await call('intake.status');
     expect(status.tunnel.state).toBe('up');
     expect(status.downtime.filter((d) => d.component === 'tunnel')).toHaveLength(1);
   });
@@ -78,14 +78,14 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
   it('turning it off closes it, and an authtoken is required to turn it on', async () => {
     const fake = createFakeTunnelProvider();
     ctx = await startTestCore({ tunnelProvider: fake.provider });
-    const none = await ctx.core.dispatcher.dispatch('push.save', settings({ enabled: true }));
+    const none = await ctx.core.dispatcher.dispatch('intake.save', settings({ enabled: true }));
     expect(none).toMatchObject({ ok: false, error: { field: 'tunnel.authtoken' } });
     expect(fake.opened).toHaveLength(0);
-    await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
-    const off = await call('push.save', settings({ enabled: false }));
+    await call('intake.save', settings({ enabled: true, authtoken: TOKEN }));
+    const off = await call('intake.save', settings({ enabled: false }));
     expect(off.tunnel).toMatchObject({ enabled: false, state: 'off', authtokenSet: true });
     const bad = await ctx.core.dispatcher.dispatch(
-      'push.save',
+      'intake.save',
       settings({ enabled: true, authtoken: 'short', domain: 'https://x' }),
     );
     expect(bad).toMatchObject({
@@ -116,8 +116,8 @@ describe('ngrok errors never carry a secret out', () => {
       }).provider,
     });
     const events: unknown[] = [];
-    ctx.core.events.on('push.changed', (status) => events.push(status));
-    const status = await call('push.save', settings({ enabled: true, authtoken: TOKEN }));
+    ctx.core.events.on('intake.changed', (status) => events.push(status));
+    const status = await call('intake.save', settings({ enabled: true, authtoken: TOKEN }));
     expect(status.tunnel.state).toBe('failed');
     // The rest of what ngrok said is kept, with a mark where each secret was.
     expect(status.tunnel.error).toContain('ERR_NGROK_105: The authtoken you specified is invalid. Your authtoken: ');
@@ -126,7 +126,7 @@ describe('ngrok errors never carry a secret out', () => {
     expect(events).not.toHaveLength(0);
     expect(leaks(JSON.stringify(events))).toEqual([]);
     // Kept as the tunnel's state: the next status is just as clean.
-    const later = await call('push.status');
+    const later = await call('intake.status');
     expect(later.tunnel.error).toBe(status.tunnel.error);
     expect(leaks(JSON.stringify(later))).toEqual([]);
   });

@@ -253,7 +253,7 @@ describe('DemoControls', () => {
 describe('the inbox’s empty state', () => {
   function mountEmpty(demo: DemoStatus) {
     installFakeApi({
-      'push.status': () => fail({ code: 'internal', message: 'not in this test' }),
+      'intake.status': () => fail({ code: 'internal', message: 'not in this test' }),
       'demo.status': () => ok(demo),
     });
     return mount(InboxEmpty, {

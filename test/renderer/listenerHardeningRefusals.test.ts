@@ -2,13 +2,13 @@ import { mount } from '@vue/test-utils';
 import { createPinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import { describe, expect, it } from 'vitest';
-import type { PushStatus } from '@shared/push';
-import PushHealth from '@renderer/features/push/PushHealth.vue';
-import { refusalPeriods } from '@renderer/features/push/refusals';
+import type { IntakeStatus } from '@shared/intake';
+import IntakeHealth from '@renderer/features/intake/IntakeHealth.vue';
+import { refusalPeriods } from '@renderer/features/intake/refusals';
 
 const at = (hh: number, mm: number, day = 23) => new Date(2026, 10, day, hh, mm).getTime();
 
-function status(downtime: PushStatus['downtime']): PushStatus {
+function status(downtime: IntakeStatus['downtime']): IntakeStatus {
   return {
     port: 8787,
     username: 'su-partner',
@@ -24,12 +24,12 @@ function status(downtime: PushStatus['downtime']): PushStatus {
     tunnel: { enabled: false, state: 'off', url: null, error: null, authtokenSet: false, domain: '' },
     registerUrl: null,
     store: { problem: null, backups: [], restorePending: null, lastRestore: null, downtime: [] },
-  } as PushStatus;
+  } as IntakeStatus;
 }
 
 describe('refused failed logins on the push status', () => {
   it('reads as refused logins with their period, apart from the times Innkeeper was not listening', () => {
-    const wrapper = mount(PushHealth, {
+    const wrapper = mount(IntakeHealth, {
       global: { plugins: [PrimeVue, createPinia()] },
       props: {
         status: status([
@@ -62,7 +62,7 @@ describe('refused failed logins on the push status', () => {
   });
 
   it('nothing is shown when nothing was refused', () => {
-    const wrapper = mount(PushHealth, {
+    const wrapper = mount(IntakeHealth, {
       global: { plugins: [PrimeVue, createPinia()] },
       props: { status: status([{ component: 'listener', from: at(8, 0), to: at(9, 30), reason: 'stopped' }]) },
     });

@@ -8,7 +8,7 @@ import { useDesktopStore } from '@renderer/features/desktop/desktopStore';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
 import { useNoticesStore } from '@renderer/features/property/notices/noticesStore';
-import { usePushStore } from '@renderer/features/push/pushStore';
+import { useIntakeStore } from '@renderer/features/intake/intakeStore';
 import { installFakeApi, settle } from './fakeApi';
 
 // The shell reads each live value once (at start, or back after the app was stopped) and the core's events keep
@@ -59,30 +59,28 @@ const cases: Case[] = [
   },
   ...(
     [
-      ['push status', 'push.status', 'push.changed', () => usePushStore(), 'status'],
+      ['push status', 'intake.status', 'intake.changed', () => useIntakeStore(), 'status'],
       ['outbox status', 'outbox.status', 'outbox.changed', () => useOutboxStore(), 'status'],
       ['connection', 'connection.get', 'connection.changed', () => useConnectionStore(), 'state'],
       ['start at login', 'desktop.startAtLogin', 'desktop.changed', () => useDesktopStore(), 'state'],
       ['demo status', 'demo.status', 'demo.changed', () => useDemoStore(), 'status'],
     ] as const
-  ).map(
-    ([name, method, event, use, field]): Case => ({
-      name,
-      method,
-      event,
-      older: { running: true, version: 'older' },
-      newer: { running: true, version: 'newer' },
-      eventPayload: (value) => value,
-      answer: (value) => value,
-      start: () => {
-        const store = use() as unknown as {
-          load: () => Promise<void>;
-          listen: () => () => void;
-        } & Record<string, unknown>;
-        return { load: store.load, listen: store.listen, shown: () => store[field] };
-      },
-    }),
-  ),
+  ).map(([name, method, event, use, field]): Case => ({
+    name,
+    method,
+    event,
+    older: { running: true, version: 'older' },
+    newer: { running: true, version: 'newer' },
+    eventPayload: (value) => value,
+    answer: (value) => value,
+    start: () => {
+      const store = use() as unknown as {
+        load: () => Promise<void>;
+        listen: () => () => void;
+      } & Record<string, unknown>;
+      return { load: store.load, listen: store.listen, shown: () => store[field] };
+    },
+  })),
 ];
 
 describe('a value read at start and kept live by events', () => {

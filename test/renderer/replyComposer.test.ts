@@ -9,7 +9,7 @@ import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
 import ReplyEditor from '@renderer/features/inbox/replies/ReplyEditor.vue';
 import { checkReply } from '@renderer/features/inbox/replies/replyCheck';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
-import QuarantineBanner from '@renderer/features/push/QuarantineBanner.vue';
+import QuarantineBanner from '@renderer/features/intake/QuarantineBanner.vue';
 import SavedRepliesMenu from '@renderer/features/savedReplies/SavedRepliesMenu.vue';
 import SavedReplyForm from '@renderer/features/savedReplies/SavedReplyForm.vue';
 import { installFakeApi } from './fakeApi';
@@ -166,7 +166,7 @@ describe('the saved-reply editor', () => {
 describe('the inbox’s quarantine banner', () => {
   it('gives the count and what the kept pushes looked like, linking to where they are listed', async () => {
     installFakeApi({
-      'push.quarantine': () =>
+      'intake.quarantine': () =>
         ok([
           { id: 2, receivedAt: 2, reason: 'Looks like a review but does not fit it', kind: 'review', body: '{}' },
           { id: 1, receivedAt: 1, reason: 'Not a guest message or a review', kind: null, body: '{}' },

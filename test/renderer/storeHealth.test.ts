@@ -2,10 +2,10 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PushStatus, StoreStatus } from '@shared/push';
-import StoreBanner from '@renderer/features/push/StoreBanner.vue';
-import StoreHealth from '@renderer/features/push/StoreHealth.vue';
-import { usePushStore } from '@renderer/features/push/pushStore';
+import type { DataFileStatus } from '@shared/dataFile';
+import DataFileBanner from '@renderer/features/dataFile/DataFileBanner.vue';
+import DataFileHealth from '@renderer/features/dataFile/DataFileHealth.vue';
+import { useDataFileStore } from '@renderer/features/dataFile/dataFileStore';
 import { formatDateTime } from '@renderer/lib/format';
 import { installFakeApi, settle } from './fakeApi';
 
@@ -13,7 +13,7 @@ const SINCE = Date.UTC(2026, 10, 23, 6, 10);
 const BACKUP = Date.UTC(2026, 10, 22, 22, 10);
 const ok = <T>(value: T) => ({ ok: true as const, value });
 
-const store = (over: Partial<StoreStatus> = {}): StoreStatus => ({
+const store = (over: Partial<DataFileStatus> = {}): DataFileStatus => ({
   problem: null,
   backups: [],
   restorePending: null,
@@ -21,14 +21,13 @@ const store = (over: Partial<StoreStatus> = {}): StoreStatus => ({
   downtime: [],
   ...over,
 });
-const statusWith = (s: StoreStatus) => ({ store: s }) as unknown as PushStatus;
 
 let pinia: Pinia;
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
 });
-const mountWith = (component: typeof StoreHealth | typeof StoreBanner, props: Record<string, unknown> = {}) =>
+const mountWith = (component: typeof DataFileHealth | typeof DataFileBanner, props: Record<string, unknown> = {}) =>
   mount(component, {
     props,
     global: { plugins: [PrimeVue, pinia], stubs: { RouterLink: { template: '<a><slot /></a>' } } },
@@ -37,7 +36,7 @@ const mountWith = (component: typeof StoreHealth | typeof StoreBanner, props: Re
 describe('the store on the Connection screen', () => {
   it('a full disk: "cannot store … since", the reason, and what to do', () => {
     installFakeApi();
-    const wrapper = mountWith(StoreHealth, {
+    const wrapper = mountWith(DataFileHealth, {
       store: store({
         problem: { kind: 'cannot-write', since: SINCE, reason: 'the disk is full (SQLite: database or disk is full)' },
       }),
@@ -61,11 +60,11 @@ describe('the store on the Connection screen', () => {
         lastGoodCheck: BACKUP,
       },
       backups: [
-        { file: 'innkeeper-1795385400000.db', takenAt: BACKUP, pushesAfter: 3 },
-        { file: 'innkeeper-1795370000000.db', takenAt: BACKUP - 4 * 3600_000, pushesAfter: null },
+        { file: 'innkeeper-1795385400000.db', takenAt: BACKUP, deliveriesAfter: 3 },
+        { file: 'innkeeper-1795370000000.db', takenAt: BACKUP - 4 * 3600_000, deliveriesAfter: null },
       ],
     });
-    const wrapper = mountWith(StoreHealth, { store: damaged });
+    const wrapper = mountWith(DataFileHealth, { store: damaged });
     const problem = wrapper.get('[data-testid="store-problem"]').text();
     expect(problem).toContain(`not accepting new messages since ${formatDateTime(SINCE)}`);
     expect(problem).toContain(`The last check that found it sound was at ${formatDateTime(BACKUP)}`);
@@ -74,15 +73,15 @@ describe('the store on the Connection screen', () => {
     expect(rows[1]!.text()).toContain('they are lost unless Su sends them again');
 
     await rows[0]!.get('button').trigger('click');
-    const [call] = core.pending('push.restoreBackup');
+    const [call] = core.pending('dataFile.restoreBackup');
     expect(call!.args).toEqual({ file: 'innkeeper-1795385400000.db' });
     const pending = {
       ...damaged,
       restorePending: { file: 'innkeeper-1795385400000.db', takenAt: BACKUP, requestedAt: SINCE },
     };
-    call!.answer(ok(statusWith(pending)));
+    call!.answer(ok(pending));
     await settle();
-    expect(usePushStore().status?.store.restorePending?.file).toBe('innkeeper-1795385400000.db');
+    expect(useDataFileStore().status?.restorePending?.file).toBe('innkeeper-1795385400000.db');
 
     await wrapper.setProps({ store: pending });
     expect(wrapper.get('[data-testid="store-restore-pending"]').text()).toContain(
@@ -90,21 +89,21 @@ describe('the store on the Connection screen', () => {
     );
     expect(wrapper.find('[data-testid="store-backup"]').exists()).toBe(false);
     await wrapper.get('[data-testid="store-restore-pending"] button').trigger('click');
-    expect(core.pending('push.cancelRestore')).toHaveLength(1);
+    expect(core.pending('dataFile.cancelRestore')).toHaveLength(1);
   });
 
   it('after a restore: what was kept, and says pushes are lost only when they are', () => {
     installFakeApi();
     const last = { takenAt: BACKUP, restoredAt: SINCE, refiled: 2, unreadable: null, keptAs: '/data/damaged/x.db' };
-    const kept = mountWith(StoreHealth, { store: store({ lastRestore: last }) });
+    const kept = mountWith(DataFileHealth, { store: store({ lastRestore: last }) });
     const text = kept.get('[data-testid="store-last-restore"]').text();
     expect(text).toContain('2 messages and reviews received after the backup were read back from the damaged file');
     expect(text).not.toMatch(/lost/);
-    const lost = mountWith(StoreHealth, {
+    const lost = mountWith(DataFileHealth, {
       store: store({ lastRestore: { ...last, refiled: 0, unreadable: 'malformed' } }),
     });
     expect(lost.get('[data-testid="store-last-restore"]').text()).toContain('they are lost unless Su sent them again');
-    const automatic = mountWith(StoreHealth, {
+    const automatic = mountWith(DataFileHealth, {
       store: store({ lastRestore: { ...last, automatic: true, refiled: 0, unreadable: 'malformed' } }),
     });
     expect(automatic.get('[data-testid="store-last-restore"]').text()).toContain(
@@ -115,8 +114,8 @@ describe('the store on the Connection screen', () => {
   it('a restore that did not happen says why and what happens now', () => {
     installFakeApi();
     const problem = { at: SINCE, takenAt: BACKUP, pending: false };
-    const text = (restoreProblem: StoreStatus['restoreProblem']) =>
-      mountWith(StoreHealth, { store: store({ restoreProblem }) })
+    const text = (restoreProblem: DataFileStatus['restoreProblem']) =>
+      mountWith(DataFileHealth, { store: store({ restoreProblem }) })
         .get('[data-testid="store-restore-problem"]')
         .text();
     expect(text({ ...problem, kind: 'backup-missing', detail: 'innkeeper-1.db is not in /data/backups' })).toContain(
@@ -134,7 +133,7 @@ describe('the store on the Connection screen', () => {
     expect(
       text({ ...problem, takenAt: null, kind: 'request-unreadable', detail: 'keptAs: unrecognized key' }),
     ).toContain('a restore request it could not read (keptAs: unrecognized key) and restored nothing');
-    expect(mountWith(StoreHealth, { store: store() }).find('[data-testid="store-restore-problem"]').exists()).toBe(
+    expect(mountWith(DataFileHealth, { store: store() }).find('[data-testid="store-restore-problem"]').exists()).toBe(
       false,
     );
   });
@@ -143,27 +142,25 @@ describe('the store on the Connection screen', () => {
 describe('the banner on every screen', () => {
   it('shows while pushes cannot be stored, and goes when they can', async () => {
     const core = installFakeApi();
-    const push = usePushStore();
-    push.listen();
-    const wrapper = mountWith(StoreBanner);
+    const dataFile = useDataFileStore();
+    dataFile.listen();
+    const wrapper = mountWith(DataFileBanner);
     expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
     core.emit(
-      'push.changed',
-      statusWith(
-        store({
-          problem: {
-            kind: 'cannot-write',
-            since: SINCE,
-            reason: 'the disk is full (SQLite: database or disk is full)',
-          },
-        }),
-      ),
+      'dataFile.changed',
+      store({
+        problem: {
+          kind: 'cannot-write',
+          since: SINCE,
+          reason: 'the disk is full (SQLite: database or disk is full)',
+        },
+      }),
     );
     await settle();
     expect(wrapper.get('[data-testid="store-banner"]').text()).toContain(
       `cannot store new messages and reviews since ${formatDateTime(SINCE)}: the disk is full.`,
     );
-    core.emit('push.changed', statusWith(store()));
+    core.emit('dataFile.changed', store());
     await settle();
     expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
   });

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
-import { startCoreWithDemo, type DemoRunOptions } from '../../src/main/demo/startCore';
-import type { TunnelProvider } from '../../src/main/push/tunnel';
-import { createFileSecretStore } from '../../src/main/config/secretStore';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { startCore } from '../../src/main/core';
+import { demoFeature, type DemoRunOptions } from '../../src/main/demo/feature';
+import type { TunnelProvider } from '../../src/main/intake/tunnel';
+import { createFileSecrets } from '../../src/main/config/secrets';
+import { createConfSettings } from '../../src/main/config/settings';
 import { eventually } from './eventually';
 import { tempDir } from './tempDir';
 
@@ -22,18 +23,21 @@ export async function startTestCore(
   const dir = options.dataDir
     ? { path: options.dataDir, remove: () => rmSync(options.dataDir!, { recursive: true, force: true }) }
     : tempDir();
-  const core = await startCoreWithDemo({
+  const core = await startCore({
     host: 'browser',
     version: '0.0.0-test',
     dataDir: dir.path,
-    settings: createConfSettingsStore(dir.path),
-    secrets: createFileSecretStore(dir.path),
-    forceDemo: options.forceDemo ?? false,
-    // A free port per test core, so parallel tests never share the default listener port.
-    pushEnv: { port: 0 },
-    ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
-    demoRun: options.demoRun ?? { deliveries: false },
+    settings: createConfSettings(dir.path),
+    secrets: createFileSecrets(dir.path),
+    options: {
+      forceDemo: options.forceDemo ?? false,
+      // A free port per test core, so parallel tests never share the default listener port.
+      intakeEnv: { port: 0 },
+      ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
+      demo: options.demoRun ?? { deliveries: false },
+    },
   });
+  const demo = core.use(demoFeature)!;
   // On the demo, the demo sends its property records and facilities at start; a test begins once Su has them, so
   // what it sends and counts is its own.
   const open = core.db.db.prepare(`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending')`);
@@ -43,10 +47,12 @@ export async function startTestCore(
   );
   return {
     core,
+    /** The built-in demo provider (its status, its emulator). */
+    demo,
     dataDir: dir.path,
     /** The demo provider's emulator; it runs while the demo is the active provider. */
     emulator() {
-      const running = core.demo.emulator();
+      const running = demo.emulator();
       if (!running) throw new Error('the demo provider is not running (the demo is not the active provider)');
       return running;
     },

@@ -1,5 +1,5 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { TunnelProvider } from '../../src/main/push/tunnel';
+import type { TunnelProvider } from '../../src/main/intake/tunnel';
 
 /**
  * A stand-in for ngrok (whose service cannot be reached from the test machines): a real HTTP forwarder on

@@ -2,17 +2,18 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
-import { openDatabase, type Database } from '../../src/main/db/database';
+import type { Database } from '../../src/main/db/database';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
 import { createOutbox } from '../../src/main/outbox/outbox';
 import { replySenders } from '../../src/main/inbox/replySenders';
-import type { OutboxItem, Timers } from '../../src/main/outbox/types';
+import { sendersAsKinds, type OutboxItem, type Timers } from '../../src/main/outbox/types';
 import { issueToken } from '../../src/main/provider/auth';
 import { createProviderClient, type ProviderClient } from '../../src/main/provider/client';
 import { createHostClient } from '../../src/main/provider/http';
 import { createTokenManager } from '../../src/main/provider/tokenManager';
 import { tempDir } from './tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = Date.UTC(2030, 0, 1)) {
@@ -135,7 +136,7 @@ export async function startStubServer(answer?: { status: number; body: unknown }
 export function databaseFile() {
   const dir = tempDir('innkeeper-outbox-');
   const path = join(dir.path, 'innkeeper.db');
-  return { path, open: (): Database => openDatabase(path), remove: dir.remove };
+  return { path, open: (): Database => openAppDatabase(path), remove: dir.remove };
 }
 
 /**
@@ -151,7 +152,7 @@ export function replyOutbox(db: Database, client: () => ProviderClient, extra: {
     db,
     now: clock.now,
     random: () => 1,
-    senders: replySenders(client),
+    kinds: sendersAsKinds(replySenders(client)),
     timers: timers.timers,
     onChange: (item) => changes.push(item),
     onError: (error) => errors.push(error),

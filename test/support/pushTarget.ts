@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { openDatabase, type Database } from '../../src/main/db/database';
-import { startPushReceiver, type PushReceiverOptions, type RunningPushReceiver } from '../../src/main/push/receiver';
-import type { IngestResult } from '../../src/main/push/ingest';
+import type { Database } from '../../src/main/db/database';
+import { startReceiver, type ReceiverOptions, type RunningReceiver } from '../../src/main/intake/receiver';
+import type { IngestResult } from '../../src/main/intake/ingest';
 import { tempDir } from './tempDir';
+import { openAppDatabase } from '../../src/main/schema';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
 
 export const PUSH_USER = 'su-partner';
 export const PUSH_PASSWORD = 'correct horse battery staple';
@@ -10,14 +12,15 @@ export const PUSH_PASSWORD = 'correct horse battery staple';
 /** A push receiver on a real database file in a temp folder, with known Basic credentials. */
 export async function startPushTarget(
   options: Partial<
-    Pick<PushReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes' | 'forwarded'>
+    Pick<ReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes' | 'forwarded'>
   > = {},
 ) {
   const dir = tempDir('innkeeper-push-');
-  const database: Database = openDatabase(join(dir.path, 'innkeeper.db'));
+  const database: Database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   const ingested: IngestResult[] = [];
-  const receiver: RunningPushReceiver = await startPushReceiver({
+  const receiver: RunningReceiver = await startReceiver({
     database,
+    filers: INBOX_FILERS,
     port: 0,
     credentials: () => [{ username: PUSH_USER, password: PUSH_PASSWORD }],
     ...options,

@@ -6,6 +6,11 @@ import type { Database } from '../../src/main/db/database';
 import { contractClient } from './contract';
 import { startTestCore } from './core';
 import { fixtureText } from './fixtures';
+import { intakeFeature } from '../../src/main/intake/feature';
+import { dataFileFeature } from '../../src/main/dataFile/feature';
+import type { Refiler } from '../../src/main/db/dataFile';
+import { INBOX_FILERS } from '../../src/main/inbox/feature';
+import { fileInTransaction } from '../../src/main/intake/ingest';
 
 /** Helpers for the store's fault tests: a core with push credentials, a push over HTTP, a damaged file. */
 export type TestCore = Awaited<ReturnType<typeof startTestCore>>;
@@ -22,12 +27,16 @@ export function message(id: string, text: string): string {
 export async function storeCore(dataDir?: string) {
   const t = await startTestCore(dataDir ? { dataDir } : {});
   const { call, dispatch } = contractClient(() => t.core.dispatcher);
-  await call('push.save', { port: 8787, username: 'su-partner', password: PASSWORD });
+  await call('intake.save', { port: 8787, username: 'su-partner', password: PASSWORD });
+  // As the app's shell does at start: the data file's status is read, which begins the start's backup; the test
+  // goes on once that backup is whole (none is taken of a damaged file).
+  await call('dataFile.status');
+  await t.core.use(dataFileFeature).backupNow();
   return { ...t, call, dispatch };
 }
 
 export async function push(t: TestCore, body: string): Promise<Response> {
-  const url = t.core.push.status().localUrl!;
+  const url = t.core.use(intakeFeature).status().localUrl!;
   return fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
 }
 
@@ -69,3 +78,7 @@ export async function dataFileChild(dbPath: string, mode: 'kill' | 'hold') {
   }
   return { pid: child.pid!, exited, kill: () => child.kill('SIGKILL') };
 }
+
+/** A restore's filing again of what the damaged file held, as the intake does it: through the inbox's filers. */
+export const refileThroughInbox: Refiler = (db, body, receivedAt, source) =>
+  fileInTransaction(db, INBOX_FILERS, body, receivedAt, source).outcome !== 'duplicate';

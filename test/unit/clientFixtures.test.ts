@@ -3,7 +3,7 @@ import { AppFailure } from '../../src/shared/result';
 import { imageAssociateSchema, imageCreateSchema } from '../../src/shared/su/images';
 import { invRateControlSchema } from '../../src/shared/su/inventory';
 import { messageReplySchema, reviewReplySchema } from '../../src/shared/su/messaging';
-import { classifyPush, messagePushSchema, reviewPushSchema } from '../../src/shared/su/pushPayloads';
+import { classifyDelivery, messageDeliverySchema, reviewDeliverySchema } from '../../src/shared/su/deliveries';
 import { fixtureText } from '../support/fixtures';
 import { startFixtureProvider, TOKEN_ANSWER } from '../support/fixtureProvider';
 
@@ -177,19 +177,19 @@ describe('the provider’s request and push payloads parse with the shared schem
 
   it('push fixtures are classified and parsed, numeric ids becoming strings', () => {
     const message = json('push-message-244.json');
-    expect(classifyPush(message)).toBe('message');
-    const parsed = messagePushSchema.parse(message);
+    expect(classifyDelivery(message)).toBe('message');
+    const parsed = messageDeliverySchema.parse(message);
     expect(parsed.user_details?.users.map((u) => [u.id, u.first_name])).toEqual([
       ['22533556', 'Joseph'],
       ['311357532', 'Chris'],
     ]);
     expect(parsed.booking_details?.nights).toBe(4);
     const review = json('push-review-19.json');
-    expect(classifyPush(review)).toBe('review');
-    expect(reviewPushSchema.parse(review)).toMatchObject({
+    expect(classifyDelivery(review)).toBe('review');
+    expect(reviewDeliverySchema.parse(review)).toMatchObject({
       channel_review_id: '19_HJDHDH',
       is_eligible_to_respond: true,
     });
-    expect(reviewPushSchema.parse({ ...review, is_eligible_to_respond: 'N' }).is_eligible_to_respond).toBe(false);
+    expect(reviewDeliverySchema.parse({ ...review, is_eligible_to_respond: 'N' }).is_eligible_to_respond).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { createConfSettings } from '../../src/main/config/settings';
 import {
   createStartAtLogin,
   isRealAccount,
@@ -39,7 +39,7 @@ function fakeItems(enabled = false): LoginItems & { changes: boolean[] } {
 function setup(real: boolean) {
   const dataDir = tempDir();
   const state = { real };
-  const settings = createConfSettingsStore(dataDir);
+  const settings = createConfSettings(dataDir);
   const items = fakeItems();
   const startAtLogin = createStartAtLogin({ settings, items, realAccount: () => state.real });
   return { dataDir, state, settings, items, startAtLogin };
@@ -70,7 +70,7 @@ describe('"Start Innkeeper when I log in"', () => {
     expect(startAtLogin.apply().on).toBe(false);
     // The next start reads the choice from the settings file.
     const again = createStartAtLogin({
-      settings: createConfSettingsStore(dataDir),
+      settings: createConfSettings(dataDir),
       items: fakeItems(false),
       realAccount: () => true,
     });
@@ -84,12 +84,12 @@ describe('"Start Innkeeper when I log in"', () => {
 
   it('where the app cannot register (browser mode, a dev run), the choice is kept for the desktop app', () => {
     const dataDir = tempDir();
-    const browser = createStartAtLogin({ settings: createConfSettingsStore(dataDir), realAccount: () => true });
+    const browser = createStartAtLogin({ settings: createConfSettings(dataDir), realAccount: () => true });
     expect(browser.state()).toEqual({ available: false, on: true, chosenByOwner: false, realAccount: true });
     expect(browser.choose(false)).toEqual({ available: false, on: false, chosenByOwner: true, realAccount: true });
     // The desktop app, started on the same data folder, applies it.
     const items = fakeItems(true);
-    const desktop = createStartAtLogin({ settings: createConfSettingsStore(dataDir), items, realAccount: () => true });
+    const desktop = createStartAtLogin({ settings: createConfSettings(dataDir), items, realAccount: () => true });
     expect(desktop.apply()).toMatchObject({ available: true, on: false });
     expect(items.changes).toEqual([false]);
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConfSettingsStore } from '../../src/main/config/settingsStore';
+import { createConfSettings } from '../../src/main/config/settings';
 import {
   closedHint,
   createClosedHint,
@@ -19,7 +19,7 @@ afterEach(() => {
 const settings = () => {
   const d = mkdtempSync(join(tmpdir(), 'innkeeper-tray-'));
   dirs.push(d);
-  return createConfSettingsStore(d);
+  return createConfSettings(d);
 };
 
 /** A dialog that answers with the button labelled `answer`, recording what it was shown. */

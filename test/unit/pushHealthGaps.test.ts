@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/main/db/database';
-import { createUptimeLog } from '../../src/main/push/uptime';
+import { createUptimeLog } from '../../src/main/db/uptime';
 import { tempDir } from '../support/tempDir';
+import { openAppDatabase } from '../../src/main/schema';
 
 describe('listener downtime', () => {
   it('a clean stop and a later start make one closed span; an unclean end is dated from the last heartbeat', () => {
     const dir = tempDir();
-    const db = openDatabase(join(dir.path, 'db.sqlite'));
+    const db = openAppDatabase(join(dir.path, 'db.sqlite'));
     let now = 1_000_000;
     const log = createUptimeLog(db, 'listener', () => now);
     log.up();

@@ -4,20 +4,22 @@ import { ENVIRONMENTS, type Environment } from '../../shared/environments';
 import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
 import type { Database } from '../db/database';
+import type { CoreBus } from '../bus';
 import type { EventBus } from '../gateway/events';
 import { bindSecretsToDatabase, redact, redactFailure } from '../gateway/secretLeaks';
 import { issueToken, validateToken } from '../provider/auth';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import { createHostClient } from '../provider/http';
 import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../provider/tokenManager';
-import type { SecretStore } from '../config/secretStore';
+import type { Secrets } from '../config/secrets';
 import { secretKey, type ProfileStore, type ResolvedProfile } from './profiles';
 
 export interface ConnectionServiceDeps {
   profiles: ProfileStore;
-  secrets: SecretStore;
+  secrets: Secrets;
   db: Database;
   events: EventBus;
+  bus: CoreBus;
   now: () => number;
   /** Set by INNKEEPER_DEMO=1: this run uses the demo provider whatever was saved. */
   forceDemo: boolean;
@@ -47,7 +49,12 @@ const secretsOf = (p: ResolvedProfile): (string | null)[] => Object.values(p.sec
 
 /** Connection settings, "Test connection", and the token managers every provider call will use. */
 export function createConnectionService(deps: ConnectionServiceDeps) {
-  const { profiles, secrets, db, events, now } = deps;
+  const { profiles, secrets, db, events, bus, now } = deps;
+  /** The renderer and the other features hear the same change. */
+  const announce = (state: ConnectionState): void => {
+    events.emit('connection.changed', state);
+    bus.emit('connectionChanged', state);
+  };
 
   /** Every saved secret, and the bare access tokens inside the saved token entries. */
   const savedSecrets = (): string[] =>
@@ -98,7 +105,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         ),
       onIssued: (t) => {
         secrets.set(secretKey(environment, 'token'), JSON.stringify({ ...t, fingerprint: fp }));
-        events.emit('connection.changed', state());
+        announce(state());
       },
     });
     managers.set(environment, { fingerprint: fp, manager });
@@ -205,7 +212,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     save(input: ConnectionProfile): ConnectionState {
       profiles.save(input);
       const next = state();
-      events.emit('connection.changed', next);
+      announce(next);
       return next;
     },
 
@@ -231,7 +238,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
           ? await checkSaved(profile.environment, http)
           : await checkUnsaved(profile, http);
         recordCheck(profile.environment, { ok: true });
-        events.emit('connection.changed', state());
+        announce(state());
         return {
           environment: profile.environment,
           tokenExpiresAt: expiresAt,
@@ -263,7 +270,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       secrets.delete(secretKey(environment, 'token'));
       managers.delete(environment);
       const next = state();
-      events.emit('connection.changed', next);
+      announce(next);
       return next;
     },
   };

@@ -2,8 +2,8 @@ import { clientIdFromDomain } from '../../shared/clientId';
 import type { ConnectionProfileView } from '../../shared/connection';
 import { DEFAULT_BASE_URLS, DEMO_CREDENTIALS, ENVIRONMENTS, type Environment } from '../../shared/environments';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
-import type { SecretStore } from '../config/secretStore';
-import type { SettingsStore } from '../config/settingsStore';
+import type { Secrets } from '../config/secrets';
+import type { Settings } from '../config/settings';
 
 /** The non-secret part of a profile as stored in settings. */
 export interface StoredProfile {
@@ -39,8 +39,8 @@ const DEMO_SECRETS: Record<SecretName, string> = {
 
 /** Reads and writes connection profiles: fields in settings, secrets in the secret store. */
 export function createProfileStore(deps: {
-  settings: SettingsStore;
-  secrets: SecretStore;
+  settings: Settings;
+  secrets: Secrets;
   /** Where the demo provider listens while it runs (it runs only while the demo is the active provider). */
   demoUrls: () => DemoUrls | null;
 }) {

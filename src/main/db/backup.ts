@@ -16,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { errorText } from '../../shared/result';
 import { otherUsers } from './folderLock';
-import { quickCheck } from './storeFaults';
+import { quickCheck } from './faults';
 
 /** One rolling backup of the data file (a consistent copy made with SQLite's online backup after a sound check). */
 export interface BackupInfo {
@@ -25,7 +25,7 @@ export interface BackupInfo {
 }
 
 /** A push read back from the damaged file, received after the backup was taken. */
-export interface SalvagedPush {
+export interface SalvagedDelivery {
   receivedAt: number;
   body: string | Uint8Array;
   source: 'demo' | null;
@@ -43,7 +43,7 @@ export interface RestoreOutcome {
   /** Restored without the owner's choice: the file could not be opened at all. */
   automatic: boolean;
   /** Pushes received after the backup, read back from the damaged file; null when it could not be read. */
-  salvaged: SalvagedPush[] | null;
+  salvaged: SalvagedDelivery[] | null;
   salvageError: string | null;
 }
 
@@ -276,7 +276,7 @@ export function applyPendingRestore(
   }
   const keptAs = keptPath(dbPath, keptAt ?? restoredAt);
 
-  let salvaged: SalvagedPush[] | null = null;
+  let salvaged: SalvagedDelivery[] | null = null;
   let salvageError: string | null = null;
   try {
     const damaged = new DatabaseSync(keptAs, { readOnly: true });

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { errorText } from '../../shared/result';
-import { quickCheck } from './storeFaults';
+import { quickCheck } from './faults';
 
 /**
  * The worker's code, as text (the built core is bundled: a worker file of its own would need an entry of its own).

@@ -11,10 +11,10 @@ import {
   type RestoreStart,
 } from './backup';
 import { markInUse } from './folderLock';
-import { MIGRATIONS, type Migration } from './migrations';
-import { createStoreHealth, type StoreHealth } from './storeHealth';
+import type { Migration } from './migrations';
+import { createDataFileHealth, type DataFileHealth } from './health';
 import { checkApart, type CheckApart } from './checkApart';
-import { quickCheck, storeFault } from './storeFaults';
+import { quickCheck, dataFileFault } from './faults';
 
 /** The app's SQLite database (node:sqlite), migrated and tuned. */
 export interface Database {
@@ -25,7 +25,7 @@ export interface Database {
   /** Runs `fn` in one IMMEDIATE transaction; rolls back when it throws, and throws what `fn` threw. */
   transaction<T>(fn: () => T): T;
   /** Whether the file passed its integrity check, and whether writes currently fail. */
-  readonly health: StoreHealth;
+  readonly health: DataFileHealth;
   /**
    * Settles once the file's integrity check has run and `health` says what it found. At once unless opened with
    * `checkApart`: then the check runs on a worker while the start goes on, and what must not happen in a damaged
@@ -92,7 +92,8 @@ export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
  */
 export function openDatabase(
   path: string,
-  migrations: readonly Migration[] = MIGRATIONS,
+  /** The schema (`schemaOf(FEATURES)`, or `openAppDatabase` in schema.ts). */
+  migrations: readonly Migration[],
   now: () => number = Date.now,
   /** Runs the integrity check on a worker thread (see `checked`); else here, before this returns. */
   options: { checkApart?: boolean } = {},
@@ -122,7 +123,7 @@ function open(
   try {
     db = connect(path);
   } catch (error) {
-    const fault = storeFault(error);
+    const fault = dataFileFault(error);
     if (!onDisk || !fault?.damaged) throw error;
     // The file is too damaged to open at all: nothing in it can be shown or kept working, so the newest sound backup
     // is swapped in now (the damaged file is kept aside, and what it still holds is read back). Without one the
@@ -149,7 +150,7 @@ function open(
   const restoreRefused = start && 'refused' in start ? start.refused : null;
   if (onDisk) makeDatabaseFilesOwnerOnly(path);
 
-  const health = createStoreHealth(db, now);
+  const health = createDataFileHealth(db, now);
   let closed = false;
   const found = (problem: string | null) => {
     if (!problem || closed) return;

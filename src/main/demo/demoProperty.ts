@@ -1,6 +1,6 @@
 import type { DetailsForm, FacilityEntry } from '../../shared/property';
-import type { SettingsStore } from '../config/settingsStore';
-import { contractCaller, type Dispatcher } from '../gateway/dispatcher';
+import type { Settings } from '../config/settings';
+import type { ContractCaller } from '../gateway/dispatcher';
 
 const DONE_KEY = 'property.demoContentDone';
 
@@ -131,12 +131,7 @@ export function demoPropertyContent(
  * only way it can: the demo sends them once, through the contract as an owner would (draft, preview, send through
  * the outbox), when the demo becomes the active provider. History then shows that first push with Su's answer.
  */
-export function createDemoProperty(
-  dispatcher: Dispatcher,
-  settings: SettingsStore,
-  content: () => DemoPropertyContent[],
-) {
-  const call = contractCaller(dispatcher);
+export function createDemoProperty(call: ContractCaller, settings: Settings, content: () => DemoPropertyContent[]) {
   return {
     async enter(): Promise<void> {
       if (settings.get(DONE_KEY)) return;

@@ -11,16 +11,16 @@ import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
 import { PROPERTY_FIELD } from '../../emulator/pushBodies';
 import type { PushOutcome } from '../../emulator/pushDelivery';
 import { seedPartners, seedProperties } from '../../emulator/seed';
-import type { SettingsStore } from '../config/settingsStore';
+import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
 import { demoPropertyContent } from './demoProperty';
-import type { PushCredentials } from '../push/basicAuth';
+import type { DeliveryCredentials } from '../intake/basicAuth';
 
 // The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
 // the only module of the app that imports the emulator.
 
 export interface DemoProviderOptions {
-  settings: SettingsStore;
+  settings: Settings;
   /** Where the running demo's addresses and control token are written for developers (null: nowhere). */
   infoFile: string | null;
   /** Time between everyday guest messages, [shortest, longest] in ms; null: none, whatever the setting says. */
@@ -85,7 +85,7 @@ function summary(outcome: PushOutcome, propertyName: string): string {
  * while it runs. Its control API takes a per-run token (written to `infoFile` for developers).
  */
 export function createDemoProvider(options: DemoProviderOptions) {
-  const credentials: PushCredentials = {
+  const credentials: DeliveryCredentials = {
     username: 'innkeeper-demo',
     password: randomBytes(24).toString('base64url'),
     source: 'demo',
@@ -201,7 +201,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
     /** The push listener's side: the demo's own credentials while it runs, and where the listener is. */
     push: {
-      credentials: (): PushCredentials | null => (emulator && !revoked ? credentials : null),
+      credentials: (): DeliveryCredentials | null => (emulator && !revoked ? credentials : null),
       listening(url: string | null): void {
         listenerUrl = url;
         connect();

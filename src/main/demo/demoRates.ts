@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { propertySetupSchema, type PropertySetup, type PropertySetupInput } from '../../shared/rateSetups';
-import type { SettingsStore } from '../config/settingsStore';
-import { contractCaller, type Dispatcher } from '../gateway/dispatcher';
+import type { Settings } from '../config/settings';
+import type { ContractCaller } from '../gateway/dispatcher';
 
 const DONE_KEY = 'rates.demoSetupDone';
 const UNSETTLED = new Set(['queued', 'sending', 'failed']);
@@ -14,13 +14,8 @@ const UNSETTLED = new Set(['queued', 'sending', 'failed']);
  * the owner's own; one with a push still waiting or refused stays, so that push can be retried or discarded.
  * Entered through the contract, as the owner would.
  */
-export function createDemoRates(
-  dispatcher: Dispatcher,
-  settings: SettingsStore,
-  demoSetups: () => PropertySetupInput[],
-) {
+export function createDemoRates(call: ContractCaller, settings: Settings, demoSetups: () => PropertySetupInput[]) {
   const setups = () => demoSetups().map((input) => propertySetupSchema.parse(input));
-  const call = contractCaller(dispatcher);
   /** A setup without what the demo gained later (week prices, currency): how an earlier version entered it. */
   const earlier = (setup: PropertySetup) => ({
     ...setup,

@@ -1,21 +1,25 @@
-import type { SettingsStore } from '../config/settingsStore';
-import type { FeatureContext } from '../featureContext';
+import { connectionFeature } from '../connection/feature';
+import { defineFeature } from '../feature';
 import { desktopHandlers } from './handlers';
 import { createStartAtLogin, isRealAccount, type LoginItems } from './startAtLogin';
 
 /**
- * The installed app's "Start Innkeeper when I log in". `loginItems` is the OS's, handed in by the Electron host;
- * without it (browser mode, a dev run) the owner's choice is only kept, for the desktop app to follow.
+ * The installed app's "Start Innkeeper when I log in". Host option `loginItems`: the OS's, handed in by the
+ * Electron host; without it (browser mode, a dev run) the owner's choice is only kept, for the desktop app to
+ * follow. Applied at start and whenever the connection changes (a real account turns the default on).
  */
-export function createDesktopFeature(
-  context: FeatureContext,
-  deps: { settings: SettingsStore; loginItems?: LoginItems },
-) {
-  const startAtLogin = createStartAtLogin({
-    settings: deps.settings,
-    ...(deps.loginItems ? { items: deps.loginItems } : {}),
-    realAccount: () =>
-      isRealAccount(context.connection.state(), (environment) => context.connection.lastCheckOk(environment)),
-  });
-  return desktopHandlers({ startAtLogin, events: context.events });
-}
+export const desktopFeature = defineFeature({
+  name: 'desktop',
+  create(context) {
+    const { connection } = context.use(connectionFeature);
+    const loginItems = context.options.loginItems as LoginItems | undefined;
+    const startAtLogin = createStartAtLogin({
+      settings: context.settings,
+      ...(loginItems ? { items: loginItems } : {}),
+      realAccount: () => isRealAccount(connection.state(), (environment) => connection.lastCheckOk(environment)),
+    });
+    const desktop = desktopHandlers({ startAtLogin, events: context.events });
+    context.bus.on('connectionChanged', () => queueMicrotask(desktop.apply));
+    return { handlers: desktop.handlers, start: () => desktop.apply() };
+  },
+});

@@ -25,8 +25,6 @@ export function desktopHandlers(deps: { startAtLogin: StartAtLogin; events: Even
       console.error(`Innkeeper could not set "start when I log in": ${errorText(error)}`);
     }
   };
-  events.on('connection.changed', () => queueMicrotask(apply));
-
   const handlers = {
     'desktop.startAtLogin': () => startAtLogin.state(),
     'desktop.setStartAtLogin': ({ on }) => {

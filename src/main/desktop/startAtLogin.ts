@@ -1,6 +1,6 @@
 import type { ConnectionState } from '../../shared/connection';
 import type { StartAtLoginState } from '../../shared/desktop';
-import type { SettingsStore } from '../config/settingsStore';
+import type { Settings } from '../config/settings';
 
 /** The owner's own choice (true/false) in the settings; absent until they make one. */
 export const START_AT_LOGIN_KEY = 'desktop.startAtLogin';
@@ -25,7 +25,7 @@ export function isRealAccount(
 }
 
 export interface StartAtLoginOptions {
-  settings: SettingsStore;
+  settings: Settings;
   /** The OS's login items; absent where the app cannot register (browser mode): the choice is only kept. */
   items?: LoginItems;
   /** True once the owner's provider in use is a real account (sandbox or production) that connected. */

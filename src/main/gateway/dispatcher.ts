@@ -69,11 +69,14 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
   };
 }
 
+/** A contract method called from inside the core: answers its value, or throws the `AppFailure` it failed with. */
+export type ContractCaller = <M extends Method>(method: M, args: MethodArgs<M>) => Promise<ContractResults[M]>;
+
 /**
  * The contract called from inside the app, typed by method, through the same validation as a host's call (the
  * demo enters its rooms as the owner would): answers the value, or throws the `AppFailure` the call failed with.
  */
-export function contractCaller(dispatcher: Dispatcher) {
+export function contractCaller(dispatcher: Dispatcher): ContractCaller {
   return async <M extends Method>(method: M, args: MethodArgs<M>): Promise<ContractResults[M]> => {
     const result = await dispatcher.dispatch(method, args);
     if (!result.ok) throw new AppFailure(result.error);

@@ -1,38 +1,73 @@
-import type { FeatureContext } from '../featureContext';
-import type { Outbox } from '../outbox/outbox';
+import { connectionFeature } from '../connection/feature';
+import { defineFeature } from '../feature';
+import type { DeliveryFilers } from '../intake/deliveryKinds';
+import { outboxFeature } from '../outbox/feature';
+import { outboxFor } from '../outbox/outbox';
+import { fileMessage } from './fileMessage';
+import { fileLegacyReview, fileReview } from './fileReview';
 import { inboxHandlers } from './handlers';
 import { createInboxQueries } from './inboxQueries';
 import { createMessageIndexer } from './messageIndex';
+import { INBOX_MIGRATIONS } from './migrations';
 import { createInboxNews, type Notifier } from './news';
+import { placeOfKey, replySenders, type ReplyKinds } from './replySenders';
 import { createReplyService } from './replyService';
-import { REPLY_KINDS, type ReplySenders } from './replySenders';
 
-const REPLY_KIND_SET = new Set<string>(Object.values(REPLY_KINDS));
+/** The kinds of delivery the inbox files: a guest message (or the owner's own), a review, a legacy Airbnb review. */
+export const INBOX_FILERS = {
+  message: fileMessage,
+  review: fileReview,
+  'legacy-review': fileLegacyReview,
+} satisfies DeliveryFilers;
 
 /**
- * The inbox: conversations and reviews read from the database, replies through the outbox, news of each change, and
- * new messages indexed for search.
+ * The inbox: conversations and reviews, filed from Su's deliveries; replies through the outbox; news of each
+ * change for the renderer and the host (host option `notifier`: a native notification and the tray's count); new
+ * messages indexed for search. Tells the bus of each guest message and review filed (`guestMessageFiled`,
+ * `reviewFiled`). Provides its queries and its replies (`replies.sendReply` queues a reply as the owner's Send does).
  */
-export function createInboxFeature(
-  context: FeatureContext & { outbox: Outbox<ReplySenders>; notifier?: Notifier | undefined },
-) {
-  const { database, now } = context;
-  const inbox = createInboxQueries(database.db, now);
-  // New messages' texts are indexed for search soon after their group of pushes was told (messageIndex.ts).
-  const indexer = createMessageIndexer(database.db);
-  const told = createInboxNews({ inbox, events: context.events, notifier: context.notifier, afterTold: indexer.soon });
-  const news = {
-    ...told,
-    stop(): void {
-      told.stop();
-      indexer.stop();
-    },
-  };
-  const replies = createReplyService({ database, outbox: context.outbox, inbox, now });
-  return {
-    news,
-    replies,
-    isReply: (kind: string) => REPLY_KIND_SET.has(kind),
-    handlers: inboxHandlers({ inbox, replies, news }),
-  };
-}
+export const inboxFeature = defineFeature({
+  name: 'inbox',
+  migrations: INBOX_MIGRATIONS,
+  create(context) {
+    const { database, now, bus } = context;
+    const { connection } = context.use(connectionFeature);
+    const outbox = outboxFor<ReplyKinds>(context.use(outboxFeature));
+    const inbox = createInboxQueries(database.db, now);
+    // New messages' texts are indexed for search soon after their group of deliveries was told (messageIndex.ts).
+    const indexer = createMessageIndexer(database.db);
+    const news = createInboxNews({
+      inbox,
+      events: context.events,
+      bus,
+      notifier: context.options.notifier as Notifier | undefined,
+      afterTold: indexer.soon,
+    });
+    bus.on('deliveriesFiled', (results) => news.afterDeliveries(results));
+    const replies = createReplyService({ database, outbox, inbox, now });
+
+    // Each reply goes out through the client in use at the time it is sent (new credentials apply at once).
+    const senders = replySenders(() => connection.provider());
+    const kind = <K extends keyof ReplyKinds>(send: ReplyKinds[K]['send']) => ({
+      send,
+      changed: news.afterOutboxChange,
+      place: (item: { entityKey: string }) => placeOfKey(item.entityKey),
+    });
+    const outboxKinds: ReplyKinds = {
+      'message-reply': kind<'message-reply'>(senders['message-reply']),
+      'review-reply': kind<'review-reply'>(senders['review-reply']),
+      'legacy-review-reply': kind<'legacy-review-reply'>(senders['legacy-review-reply']),
+    };
+
+    return {
+      deliveryKinds: INBOX_FILERS,
+      outboxKinds,
+      handlers: inboxHandlers({ inbox, replies, news }),
+      provides: { inbox, replies },
+      stop() {
+        news.stop();
+        indexer.stop();
+      },
+    };
+  },
+});

@@ -43,6 +43,10 @@ export function inboxHandlers(deps: {
       inbox.review(args.reviewId); // refuses an id that is not a review
       return replies.saveReviewDraft(args.reviewId, args.body);
     },
+    'inbox.editReply': (args) => {
+      replies.editReply(args.id, args.body);
+      return { outboxId: args.id };
+    },
     'inbox.replyToReview': (args) => {
       replies.replyToReview(args.reviewId, args.body);
       news.changed(null, args.reviewId);

@@ -12,10 +12,10 @@ import type {
 } from '../../shared/inbox';
 import { AppFailure } from '../../shared/result';
 import { conversationValues } from '../../shared/savedReplies';
-import { withCachedStatements } from '../push/statements';
+import { withCachedStatements } from '../db/statements';
 import { propertyNameSql, threadSearch } from './inboxSearch';
 import { indexBeforeSearch } from './messageIndex';
-import type { ThreadDetailsRow } from './storeMessage';
+import type { ThreadDetailsRow } from './fileMessage';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
 type ThreadRow = ThreadDetailsRow & {

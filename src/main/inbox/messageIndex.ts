@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { errorText } from '../../shared/result';
 import { immediateTransaction } from '../db/database';
-import { withCachedStatements } from '../push/statements';
+import { withCachedStatements } from '../db/statements';
 import { messageRowSql } from './searchMigration';
 
 // A new message's text goes into the search index (message_text) in a batch soon after its push was acknowledged,

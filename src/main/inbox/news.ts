@@ -1,9 +1,12 @@
 import type { InboxCounts, NewMessageEvent } from '../../shared/inbox';
+import type { CoreBus } from '../bus';
 import type { EventBus } from '../gateway/events';
-import { parseEntityKey } from '../outbox/entityKeys';
+import type { IngestResult } from '../intake/ingest';
 import type { OutboxItem } from '../outbox/types';
-import { wasFiled, type IngestResult } from '../push/ingest';
+import type { FiledMessage } from './fileMessage';
+import type { FiledReview } from './fileReview';
 import type { InboxQueries } from './inboxQueries';
+import { placeOfKey } from './replySenders';
 
 /** What a host does to get the owner's attention: native notification + tray (Electron), or nothing extra. */
 export interface Notifier {
@@ -18,6 +21,8 @@ export interface Notifier {
 export function createInboxNews(deps: {
   inbox: InboxQueries;
   events: EventBus;
+  /** The other features hear of each guest message and review filed. */
+  bus?: CoreBus;
   notifier?: Notifier | undefined;
   /** After a group of pushes was told (their message texts are indexed soon after). */
   afterTold?: () => void;
@@ -32,27 +37,32 @@ export function createInboxNews(deps: {
     return counts;
   };
 
-  // Pushes acknowledged together (one group commit) are told together, in the next turn of the event loop: the
-  // counts are read once for all of them, each conversation or review that changed is named once.
-  let pending: IngestResult[] = [];
-  let telling: NodeJS.Immediate | null = null;
   let stopped = false;
-  const tell = (): void => {
-    telling = null;
-    const results = pending;
-    pending = [];
+  /**
+   * Deliveries acknowledged together (one group commit) are told together: the counts are read once for all of
+   * them, each conversation or review that changed is named once.
+   */
+  const tell = (results: readonly IngestResult[]): void => {
+    if (stopped || results.length === 0) return;
     const threads = new Set<number>();
     const reviews = new Set<number>();
     for (const result of results) {
-      if (result.message?.author === 'guest') {
-        const message = inbox.newMessage(result.message.messageId);
+      if (result.outcome !== 'stored') continue;
+      if (result.kind === 'message') {
+        const filed = result.filed as FiledMessage;
+        threads.add(filed.threadId);
+        if (filed.author !== 'guest') continue;
+        const message = inbox.newMessage(filed.messageId);
         if (message) {
           events.emit('inbox.newMessage', message);
           notifier?.newMessage(message);
         }
+        deps.bus?.emit('guestMessageFiled', { messageId: filed.messageId, threadId: filed.threadId });
+      } else if (result.kind === 'review' || result.kind === 'legacy-review') {
+        const filed = result.filed as FiledReview;
+        reviews.add(filed.reviewId);
+        deps.bus?.emit('reviewFiled', filed);
       }
-      if (result.message) threads.add(result.message.threadId);
-      if (result.review) reviews.add(result.review.reviewId);
     }
     const counts = inbox.counts();
     for (const threadId of threads) events.emit('inbox.changed', { threadId, reviewId: null, counts });
@@ -66,29 +76,22 @@ export function createInboxNews(deps: {
   return {
     changed,
 
-    /** A push was filed (after its acknowledgement went out); told with the others of its group. */
-    afterPush(result: IngestResult): void {
-      if (!wasFiled(result) || stopped) return;
-      pending.push(result);
-      telling ??= setImmediate(tell);
-    },
+    /** A group of deliveries was filed and Su was told (after their acknowledgements went out). */
+    afterDeliveries: tell,
 
-    /** The core is closing: news still waiting is dropped (the database it would read is about to close). */
+    /** The core is closing: news of later deliveries is not told (the database it would read is about to close). */
     stop(): void {
       stopped = true;
-      if (telling) clearImmediate(telling);
-      telling = null;
-      pending = [];
     },
 
     /** A reply moved on in the outbox (queued, sent, failed, discarded). */
     afterOutboxChange(item: OutboxItem): void {
-      const entity = parseEntityKey(item.entityKey);
-      if (entity?.kind === 'thread') {
+      const place = placeOfKey(item.entityKey);
+      if (place && 'threadId' in place) {
         // Whether a thread still needs a reply depends on where its replies are (failed and discarded do not count).
-        inbox.refreshThread(entity.threadId);
-        changed(entity.threadId, null);
-      } else if (entity?.kind === 'review') changed(null, entity.reviewId);
+        inbox.refreshThread(place.threadId);
+        changed(place.threadId, null);
+      } else if (place) changed(null, place.reviewId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { LegacyReviewReply, MessageReply, ReviewReply } from '../../shared/su/messaging';
 import { ErrorCode, AppFailure } from '../../shared/result';
 import { placeholderProblem } from '../../shared/savedReplies';
+import type { OutboxKind, OutboxPlace } from '../outbox/types';
 import type { ProviderClient } from '../provider/client';
 
 /** The outbox kinds of the three replies: to a guest message, to a current review, to a legacy Airbnb review. */
@@ -48,3 +49,20 @@ function refuseUnfilled(text: unknown): void {
 }
 
 export type ReplySenders = ReturnType<typeof replySenders>;
+/** The reply kinds as the outbox holds them (what `Outbox<ReplyKinds>` may queue). */
+export type ReplyKinds = { [K in keyof ReplySenders]: OutboxKind<Parameters<ReplySenders[K]>[0]> };
+
+/** What an inbox item in the outbox belongs to: its conversation, or its review (replies go out in order). */
+export const inboxKey = {
+  thread: (threadId: number) => `thread:${threadId}`,
+  review: (reviewId: number) => `review:${reviewId}`,
+};
+
+/** The conversation or review of a reply's key (null for a key of any other shape). */
+export function placeOfKey(key: string): OutboxPlace | null {
+  const match = /^(thread|review):([1-9]\d*)$/.exec(key);
+  if (!match) return null;
+  const id = Number(match[2]);
+  if (!Number.isSafeInteger(id)) return null;
+  return match[1] === 'thread' ? { threadId: id } : { reviewId: id };
+}

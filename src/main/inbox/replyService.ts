@@ -10,9 +10,8 @@ import {
 import { placeholderProblem } from '../../shared/savedReplies';
 import { validationError } from '../../shared/validation';
 import type { Database } from '../db/database';
-import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
-import { REPLY_KINDS, type ReplySenders } from './replySenders';
+import { inboxKey, REPLY_KINDS, type ReplyKinds } from './replySenders';
 import type { InboxQueries } from './inboxQueries';
 
 /** A reply the provider would refuse is refused here first, naming the composer field or the missing id. */
@@ -47,7 +46,7 @@ function refuseUnfilled(body: string): void {
  */
 export function createReplyService(deps: {
   database: Database;
-  outbox: Outbox<ReplySenders>;
+  outbox: Outbox<ReplyKinds>;
   inbox: InboxQueries;
   now: () => number;
 }) {
@@ -129,16 +128,19 @@ export function createReplyService(deps: {
       const payload = messagePayload(threadId, body);
       const at = now();
       return database.transaction(() => {
-        const item = outbox.enqueue(REPLY_KINDS.message, entityKey.thread(threadId), payload, threadSource(threadId));
+        const item = outbox.enqueue(REPLY_KINDS.message, inboxKey.thread(threadId), payload, threadSource(threadId));
         const inserted = db
           .prepare(
             "INSERT INTO messages (thread_id, channel, author, body, sent_at, outbox_id) VALUES (?, ?, 'host', ?, ?, ?)",
           )
           .run(threadId, payload.channelcode, body, at, item.id);
         const messageId = Number(inserted.lastInsertRowid);
-        db.prepare(
-          'UPDATE threads SET unread = 0, last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?',
-        ).run(at, threadId);
+        // The thread moves up the list; whether it is read is the owner's reading alone (opening it, Mark unread),
+        // never a side effect of a reply: one queued by anything but the owner must not hide a guest's message.
+        db.prepare('UPDATE threads SET last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?').run(
+          at,
+          threadId,
+        );
         inbox.refreshThread(threadId);
         db.prepare('DELETE FROM drafts WHERE thread_id = ?').run(threadId);
         return { messageId, outboxId: item.id };
@@ -187,7 +189,7 @@ export function createReplyService(deps: {
           retryable: false,
         });
       }
-      const key = entityKey.review(reviewId);
+      const key = inboxKey.review(reviewId);
       return database.transaction(() => {
         const item =
           kind === REPLY_KINDS.review
@@ -199,7 +201,6 @@ export function createReplyService(deps: {
           item.id,
           now(),
         );
-        db.prepare('UPDATE reviews SET unread = 0 WHERE id = ?').run(reviewId);
         db.prepare('DELETE FROM review_drafts WHERE review_id = ?').run(reviewId);
         return { outboxId: item.id };
       });

@@ -56,7 +56,7 @@ const named = (v: string | null | undefined) => (typeof v === 'string' && v.trim
 /** Reviews: the filtered list, one review, read state. */
 export function createReviewQueries(db: DatabaseSync, now: () => number) {
   const reviewItem = (r: ReviewRow): ReviewItem => {
-    // The stored JSON is what storeReview wrote for the row's kind.
+    // The stored JSON is what fileReview wrote for the row's kind.
     const review =
       r.kind === 'current'
         ? { kind: r.kind, detail: JSON.parse(r.detail) as CurrentReviewDetail }

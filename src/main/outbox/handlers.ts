@@ -1,38 +1,34 @@
 import type { OutboxStatus } from '../../shared/outbox';
 import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
-import type { ReplyService } from '../inbox/replyService';
-import { parseEntityKey } from './entityKeys';
 import type { Outbox } from './outbox';
+import type { OutboxKinds } from './types';
 
 /**
  * The `outbox.*` methods, the outbox's status as the inbox's banner shows it, and `changed()` to tell the renderer.
- * @param isReply which kinds are replies: the banner speaks of replies (rates pushes are followed on their screen).
+ * @param kinds every kind: those with a `place` are the banner's (replies; rates pushes are followed on their screen).
  */
 export function outboxHandlers(deps: {
   outbox: Pick<
     Outbox,
     'paused' | 'pending' | 'counts' | 'unreachableUntil' | 'retry' | 'discard' | 'markSent' | 'resume'
   >;
-  replies: ReplyService;
   events: EventBus;
-  isReply: (kind: string) => boolean;
+  kinds: OutboxKinds;
 }) {
-  const { outbox, replies, events, isReply } = deps;
+  const { outbox, events, kinds } = deps;
+  const placed = (kind: string) => Object.hasOwn(kinds, kind) && kinds[kind]!.place !== undefined;
 
   /** The conversation or review of the oldest failed reply, so the banner can take the owner there. */
   const firstFailed = (): OutboxStatus['firstFailed'] => {
-    const item = outbox.pending().find((i) => i.state === 'failed' && isReply(i.kind));
-    const entity = item ? parseEntityKey(item.entityKey) : null;
-    if (entity?.kind === 'thread') return { threadId: entity.threadId };
-    if (entity?.kind === 'review') return { reviewId: entity.reviewId };
-    return null;
+    const item = outbox.pending().find((i) => i.state === 'failed' && placed(i.kind));
+    return item ? (kinds[item.kind]!.place?.(item) ?? null) : null;
   };
 
   const status = (): OutboxStatus => {
     const paused = outbox.paused();
     return {
-      ...outbox.counts(isReply),
+      ...outbox.counts(placed),
       paused: paused ? { message: paused.error.message, since: paused.since } : null,
       unreachableUntil: outbox.unreachableUntil(),
       firstFailed: firstFailed(),
@@ -55,7 +51,6 @@ export function outboxHandlers(deps: {
     'outbox.status': () => status(),
     'outbox.retry': (args) => decide(() => outbox.retry(args.id)),
     'outbox.discard': (args) => decide(() => outbox.discard(args.id)),
-    'outbox.editReply': (args) => decide(() => replies.editReply(args.id, args.body)),
     'outbox.markSent': (args) => decide(() => outbox.markSent(args.id)),
     'outbox.resume': () => decide(() => outbox.resume()),
   };

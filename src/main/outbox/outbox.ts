@@ -1,7 +1,7 @@
 import { AppFailure, ErrorCode, errorText } from '../../shared/result';
 import { DEFAULT_BACKOFF, OTHER_PROVIDER } from './policy';
-import { createOutboxStore } from './store';
-import type { OutboxItem, OutboxOptions, OutboxState, PayloadOf, Senders, Timers } from './types';
+import { createOutboxSql } from './outboxSql';
+import type { OutboxItem, OutboxKinds, OutboxOptions, OutboxState, PayloadOf, Timers } from './types';
 import { createWorker } from './worker';
 
 const realTimers: Timers = {
@@ -39,26 +39,31 @@ const notFound = (id: number) =>
  *
  * so either both are committed or neither is; `onChange` hears about the item only after that commit.
  */
-export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
-  const { db, now, senders } = options;
-  const store = createOutboxStore(db);
+export function createOutbox<K extends OutboxKinds>(options: OutboxOptions<K>) {
+  const { db, now, kinds } = options;
+  const store = createOutboxSql(db);
   // A message, never a stack or an object dump: those could carry a payload.
   const onError = options.onError ?? ((error: unknown) => console.error(`outbox: ${errorText(error)}`));
 
+  /** Tells the item's own feature (its kind's `changed`), then the outbox's listener. */
   const notify = (id: number) => {
     const item = store.get(id);
-    if (!item || !options.onChange) return;
-    try {
-      options.onChange(item);
-    } catch (error) {
-      // A broken UI listener must not leave an item half-recorded or stop the worker.
-      onError(error);
+    if (!item) return;
+    for (const listener of [kindOf(item.kind)?.changed, options.onChange]) {
+      try {
+        listener?.(item);
+      } catch (error) {
+        // A broken listener must not leave an item half-recorded or stop the worker.
+        onError(error);
+      }
     }
   };
 
+  const kindOf = (kind: string) => (Object.hasOwn(kinds, kind) ? kinds[kind] : undefined);
+
   const worker = createWorker({
     store,
-    senders,
+    kinds,
     now,
     random: options.random,
     timers: options.timers ?? realTimers,
@@ -123,14 +128,14 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
      * Queues `payload` for the sender of `kind`, after every open item of `entityKey`. Call it inside the
      * transaction that makes the local change (it opens none itself); it is durable when that commits.
      */
-    enqueue<K extends keyof S & string>(
-      kind: K,
+    enqueue<Kind extends keyof K & string>(
+      kind: Kind,
       entityKey: string,
-      payload: PayloadOf<S, K>,
+      payload: PayloadOf<K, Kind>,
       /** The provider it belongs to, when not the one in use (a reply to the built-in demo provider's guest). */
       provider?: string,
-    ): OutboxItem<PayloadOf<S, K>> {
-      if (!Object.hasOwn(senders, kind)) {
+    ): OutboxItem<PayloadOf<K, Kind>> {
+      if (!kindOf(kind)) {
         throw new AppFailure({ code: ErrorCode.Validation, message: `No sender for “${kind}”.`, retryable: false });
       }
       if (!entityKey) {
@@ -138,7 +143,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
       }
       const item = store.insert(kind, entityKey, serialize(payload), now(), provider ?? options.provider?.() ?? null);
       afterCommit(item.id);
-      return item as OutboxItem<PayloadOf<S, K>>;
+      return item as OutboxItem<PayloadOf<K, Kind>>;
     },
 
     /** Marks items left mid-send by a previous process as failed (outcome unknown), then sends. */
@@ -166,7 +171,7 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
       const refusal =
         item?.lastError?.code === OTHER_PROVIDER
           ? 'This was not sent anywhere, so it cannot be marked as sent: discard it, or send it again.'
-          : item && options.markSentRefusals?.[item.kind]?.(item);
+          : item && kindOf(item.kind)?.markSentRefusal?.(item);
       if (refusal) throw new AppFailure({ code: 'invalid_state', message: refusal, retryable: false });
       return decide(id, 'marked as sent', ['failed'], () =>
         store.markSent(id, { confirmedByOwner: true }, now(), 'failed'),
@@ -192,5 +197,8 @@ export function createOutbox<S extends Senders>(options: OutboxOptions<S>) {
   };
 }
 
-/** An outbox with the senders `S` (services that queue replies take `Outbox<ReplySenders>`). */
-export type Outbox<S extends Senders = Senders> = ReturnType<typeof createOutbox<S>>;
+/** An outbox with the kinds `K` (services that queue replies take `Outbox<ReplyKinds>`). */
+export type Outbox<K extends OutboxKinds = OutboxKinds> = ReturnType<typeof createOutbox<K>>;
+
+/** The outbox as one feature sees it: typed by the kinds it owns (the same outbox; every kind is registered). */
+export const outboxFor = <K extends OutboxKinds>(outbox: Outbox): Outbox<K> => outbox as unknown as Outbox<K>;

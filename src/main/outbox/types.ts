@@ -41,10 +41,42 @@ export interface OutboxItem<P = unknown> {
 /** Sends one payload. Resolves when the provider confirmed; throws an `AppFailure` otherwise. */
 export type Sender<P = never> = (payload: P) => Promise<unknown>;
 
-/** Kind → sender. The payload type of each kind is its sender's parameter. */
-export type Senders = Record<string, Sender>;
+/** Where the owner finds an item: the conversation or the review a reply belongs to. */
+export type OutboxPlace = { threadId: number } | { reviewId: number };
 
-export type PayloadOf<S extends Senders, K extends keyof S> = Parameters<S[K]>[0];
+/**
+ * One kind of outgoing work, as the feature that owns it declares it (`FeatureParts.outboxKinds`). The outbox
+ * hands each item of the kind to its own feature only: `send` it, ask whether it may be marked sent, tell it
+ * that the item changed.
+ */
+export interface OutboxKind<P = unknown> {
+  /** Sends one payload. Resolves when the provider confirmed; throws an `AppFailure` otherwise. */
+  send(payload: P): Promise<unknown>;
+  /**
+   * Why the owner may not mark an item of this kind as sent (null when they may). Marking an item sent tells its
+   * feature the provider has it, which some kinds allow only when that may be true.
+   */
+  markSentRefusal?(item: OutboxItem<P>): string | null;
+  /** The item changed (queued, sending, sent, failed, retried, edited, discarded), once the change is committed. */
+  changed?(item: OutboxItem<P>): void;
+  /**
+   * For kinds the outbox's banner speaks of (replies): where the owner finds an item. Kinds without it are followed
+   * on their own screens (rates and property pushes, photo uploads).
+   */
+  place?(item: OutboxItem<P>): OutboxPlace | null;
+}
+
+/** Kind → how it is sent. The payload type of each kind is its `send`'s parameter. */
+export type OutboxKinds = Record<string, OutboxKind>;
+
+export type PayloadOf<K extends OutboxKinds, Kind extends keyof K> = Parameters<K[Kind]['send']>[0];
+
+/** The kinds of a record of senders (a kind that only sends). */
+export function sendersAsKinds<S extends Record<string, Sender<never>>>(
+  senders: S,
+): { [Kind in keyof S]: OutboxKind<Parameters<S[Kind]>[0]> } {
+  return Object.fromEntries(Object.entries(senders).map(([kind, send]) => [kind, { send }])) as never;
+}
 
 /** Why the whole queue is paused: an authorization failure that only the owner can fix. */
 export interface OutboxPause {
@@ -67,24 +99,23 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-export interface OutboxOptions<S extends Senders> {
+export interface OutboxOptions<K extends OutboxKinds> {
   /** The app's database; callers enqueue inside their own `db.transaction` on this same connection. */
   db: Database;
   now: () => number;
   /** Uniform in [0, 1): the jitter of the backoff. */
   random: () => number;
-  senders: S;
+  /** Every kind it sends (a live record: kinds added later are found when their items are sent). */
+  kinds: K;
   /**
    * The provider in use now. An item is sent only to the provider it was queued for: a reply written on the demo
    * never reaches production because the owner switched meanwhile. Without it, items carry no provider.
    */
   provider?: () => string;
   /**
-   * Kind → why an item of that kind may not be marked as sent by the owner (null when it may). Marking an item
-   * sent tells its feature the provider has it, which some kinds allow only when that may be true.
+   * Called after every change of an item, after its kind's own `changed` (the outbox's status for the UI); a
+   * throwing listener does not stop the outbox.
    */
-  markSentRefusals?: Partial<Record<string, (item: OutboxItem) => string | null>>;
-  /** Called after every change of an item (for the UI); a throwing listener does not stop the outbox. */
   onChange?: (item: OutboxItem) => void;
   timers?: Timers;
   /** Sends in flight at once (default 4): the provider is one partner API with rate limits, not a CDN. */

@@ -1,11 +1,11 @@
 import type { AppError } from '../../shared/result';
 import { backoffDelay, classify, INTERRUPTED, noSender, otherProvider, toAppError } from './policy';
-import type { OutboxStore } from './store';
-import type { OutboxItem, Senders, Timers } from './types';
+import type { OutboxSql } from './outboxSql';
+import type { OutboxItem, OutboxKinds, Timers } from './types';
 
 export interface WorkerDeps {
-  store: OutboxStore;
-  senders: Senders;
+  store: OutboxSql;
+  kinds: OutboxKinds;
   now: () => number;
   random: () => number;
   timers: Timers;
@@ -31,7 +31,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
  * once, each attempt's outcome recorded before the next one of its entity can start.
  */
 export function createWorker(deps: WorkerDeps) {
-  const { store, senders, now, random, timers, backoff, notify, onError } = deps;
+  const { store, kinds, now, random, timers, backoff, notify, onError } = deps;
   let running = false;
   let timer: unknown = null;
   const inFlight = new Map<number, Promise<void>>();
@@ -90,9 +90,8 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   async function attempt(item: OutboxItem): Promise<void> {
-    const sender = Object.hasOwn(senders, item.kind)
-      ? (senders[item.kind] as (payload: unknown) => Promise<unknown>)
-      : null;
+    const kind = Object.hasOwn(kinds, item.kind) ? kinds[item.kind] : undefined;
+    const sender = kind ? (payload: unknown) => kind.send(payload) : null;
     let outcome: Outcome;
     const current = deps.provider?.();
     if (item.provider && current && item.provider !== current) {

@@ -2,7 +2,7 @@ import type { PaymentLinkEntry, PaymentProperty } from '../../shared/payments';
 import { AppFailure, ErrorCode, errorText, type AppError } from '../../shared/result';
 import type { Database } from '../db/database';
 import type { ProviderClient } from '../provider/client';
-import { paymentsStore, type LinkRow } from './store';
+import { paymentsStore, type LinkRow } from './paymentsSql';
 
 export interface PaymentsDeps {
   database: Database;

@@ -12,7 +12,7 @@ import { AppFailure, ErrorCode } from '../../shared/result';
 import { isLoopbackHttp } from '../../shared/su/common';
 import { nextCheckAt } from './checks';
 import { asError, refusal, type PaymentsContext } from './context';
-import { toLink, type LinkColumns, type LinkRow } from './store';
+import { toLink, type LinkColumns, type LinkRow } from './paymentsSql';
 
 type CardLink = z.output<typeof cardLinkInputSchema>;
 type WidgetLink = z.output<typeof widgetLinkInputSchema>;

@@ -6,7 +6,7 @@ import { createPoller } from '../lib/poller';
 import { paymentsContext, refusal, type PaymentsDeps } from './context';
 import { createLinkCreation } from './linkCreation';
 import { createStatusChecks } from './statusChecks';
-import { toLink, toPartner } from './store';
+import { toLink, toPartner } from './paymentsSql';
 
 export type { PaymentsDeps } from './context';
 export { safeLinkUrl } from './linkCreation';

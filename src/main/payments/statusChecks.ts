@@ -2,7 +2,7 @@ import type { PaymentLinkEntry } from '../../shared/payments';
 import { AppFailure } from '../../shared/result';
 import { isFinal, nextCheckAt, statusFromHost } from './checks';
 import { asError, refusal, type PaymentsContext } from './context';
-import { toLink } from './store';
+import { toLink } from './paymentsSql';
 
 /**
  * Following links until they are paid or failed: one check per link at a time, each reading the link afresh and

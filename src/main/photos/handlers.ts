@@ -6,7 +6,6 @@ import type { PhotosService } from './photosService';
 export function photosHandlers(deps: {
   photos: PhotosService;
   files: PhotoFiles;
-  outboxChanged: () => void;
   thumbnailOf: (bytes: Buffer) => Promise<string>;
 }): HandlerSlice<'photos'> {
   const { photos, files } = deps;
@@ -23,11 +22,7 @@ export function photosHandlers(deps: {
     'photos.suThumbnail': async (args) => ({
       dataUrl: await deps.thumbnailOf(await photos.suImage(args.hotelId, args.imageId)),
     }),
-    'photos.upload': (args) => {
-      const result = photos.upload(args.hotelId, args.ids);
-      deps.outboxChanged();
-      return result;
-    },
+    'photos.upload': (args) => photos.upload(args.hotelId, args.ids),
     'photos.reconcile': (args) => photos.reconcile(args.hotelId),
   };
 }

@@ -11,9 +11,8 @@ import { AppFailure, ErrorCode } from '../../shared/result';
 import type { ImageAssociate, ImageCreate } from '../../shared/su/images';
 import type { Database } from '../db/database';
 import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
-import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxItem } from '../outbox/types';
+import type { OutboxItem, OutboxKind } from '../outbox/types';
 import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
 import { createPhotoViews, type PhotoRow, type UploadRow } from './views';
@@ -23,11 +22,12 @@ import { mediaName, MEDIA_TTL_MS, type MediaLinks } from './media';
 export const PHOTO_KINDS = { create: 'photo-create', associate: 'photo-associate' } as const;
 export type PhotoCreatePayload = { hotelId: string; photoIds: number[]; pmsImageIds?: string[] };
 export type PhotoAssociatePayload = { hotelId: string; roomId: string | null; pmsImageIds: string[] };
-export type PhotoSenders = {
-  [PHOTO_KINDS.create]: (payload: PhotoCreatePayload) => Promise<unknown>;
-  [PHOTO_KINDS.associate]: (payload: PhotoAssociatePayload) => Promise<unknown>;
+export type PhotoKinds = {
+  [PHOTO_KINDS.create]: OutboxKind<PhotoCreatePayload>;
+  [PHOTO_KINDS.associate]: OutboxKind<PhotoAssociatePayload>;
 };
-const KINDS = new Set<string>(Object.values(PHOTO_KINDS));
+/** What a property's photo work belongs to in the outbox: creates before the associations that name them, in order. */
+export const photosKey = (hotelId: string) => `photos:${hotelId}`;
 
 /** How long the app waits for Su's copy of an uploaded photo to answer before saying Su could not fetch it. */
 export const VERIFY_WITHIN_MS = 3 * 60_000;
@@ -41,7 +41,7 @@ const BATCH = 20;
  */
 export function createPhotosService(deps: {
   database: Database;
-  outbox: Outbox<PhotoSenders>;
+  outbox: Outbox<PhotoKinds>;
   now: () => number;
   files: PhotoFiles;
   media: MediaLinks;
@@ -146,7 +146,7 @@ export function createPhotosService(deps: {
       media.revoke(id);
       // What was queued for this photo alone goes nowhere now: discarded, so it never blocks the property's queue
       // (an item shared with other photos sends only theirs).
-      const key = entityKey.photos(r.hotel_id);
+      const key = photosKey(r.hotel_id);
       // Newest first: discarding an item never lets a later item of this photo start in between.
       for (const item of outbox.pending().reverse()) {
         if (item.entityKey !== key || (item.state !== 'queued' && item.state !== 'failed')) continue;
@@ -203,7 +203,7 @@ export function createPhotosService(deps: {
         }
       }
       if (creates.length === 0 && links.size === 0) return { queued: 0, reach: deps.reach() };
-      const key = entityKey.photos(hotelId);
+      const key = photosKey(hotelId);
       database.transaction(() => {
         for (let i = 0; i < creates.length; i += BATCH) {
           const batch = creates.slice(i, i + BATCH);
@@ -283,7 +283,6 @@ export function createPhotosService(deps: {
 
     /** A create Su confirmed: each photo's su_url, and the check that Su's copy answers starts. */
     onOutboxChange(item: OutboxItem): string | null {
-      if (!KINDS.has(item.kind)) return null;
       const payload = item.payload as PhotoCreatePayload | PhotoAssociatePayload;
       if (item.kind === PHOTO_KINDS.create) {
         const { photoIds } = payload as PhotoCreatePayload;

@@ -1,6 +1,6 @@
 import { loadSharp } from './sharp';
 import type { PhotoReach } from '../../shared/photos';
-import type { PushStatus } from '../../shared/push';
+import type { IntakeStatus } from '../../shared/intake';
 import { isLoopbackHttp } from '../../shared/su/common';
 
 /** Whether the provider in use runs on this computer (the built-in demo, or a developer's emulator on loopback). */
@@ -11,7 +11,7 @@ export const providerOnThisComputer = (mainBaseUrl: string): boolean => isLoopba
  * https address), or, for a provider on this computer (the built-in demo), the listener on loopback.
  */
 export function photoReach(
-  push: Pick<PushStatus, 'listening' | 'localUrl' | 'registerUrl'>,
+  push: Pick<IntakeStatus, 'listening' | 'localUrl' | 'registerUrl'>,
   localProvider: boolean,
 ): PhotoReach {
   const base = (url: string) => url.replace(/\/push\/?$/, '').replace(/\/+$/, '');

@@ -1,15 +1,11 @@
 import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
-import type { OutboxItem } from '../outbox/types';
 import type { FacilityEntry } from '../../shared/property';
 import type { PropertyService } from './propertyService';
 import type { Scope } from './records';
 
-/**
- * The `property.*` methods, and what the feature does when one of its pushes moves on in the outbox.
- * @param outboxChanged tells the renderer a push was queued (the outbox's counts changed).
- */
-export function propertyHandlers(deps: { property: PropertyService; events: EventBus; outboxChanged: () => void }) {
+/** The `property.*` methods, and `changed()`, which tells the renderer one part of a property changed. */
+export function propertyHandlers(deps: { property: PropertyService; events: EventBus }) {
   const { property, events } = deps;
   const scopeOf = (args: { section: 'details' | 'facilities'; roomId?: string | null }): Scope =>
     args.section === 'details' ? { section: 'details' } : { section: 'facilities', roomId: args.roomId ?? null };
@@ -34,7 +30,6 @@ export function propertyHandlers(deps: { property: PropertyService; events: Even
     'property.preview': (args) => property.preview(args.hotelId, scopeOf(args)),
     'property.send': (args) => {
       const result = property.send(args.hotelId, scopeOf(args), args.fingerprint, args.confirmed);
-      deps.outboxChanged();
       emit(args.hotelId, scopeOf(args));
       return result;
     },
@@ -50,12 +45,5 @@ export function propertyHandlers(deps: { property: PropertyService; events: Even
     'property.saveChannelIds': (args) =>
       property.saveChannelIds(args.hotelId, { channelHotelId: args.channelHotelId, rooms: args.rooms }),
   };
-  return {
-    handlers,
-    /** A push Su confirmed becomes the record; the tab showing it refreshes. */
-    afterOutboxChange(item: OutboxItem): void {
-      const changed = property.onOutboxChange(item);
-      if (changed) emit(changed.hotelId, changed.scope);
-    },
-  };
+  return { handlers, changed: emit };
 }

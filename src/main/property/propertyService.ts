@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   checkFacilityRequest,
   composeFacilities,
@@ -18,9 +17,8 @@ import {
 } from '../../shared/property';
 import { AppFailure } from '../../shared/result';
 import type { Database } from '../db/database';
-import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxItem } from '../outbox/types';
+import { createReviewedChanges, fingerprintOf } from '../reviewedChange/reviewedChanges';
 import {
   detailsChanges,
   answerOf,
@@ -36,10 +34,8 @@ import {
   type RequestSources,
   type Scope,
 } from './records';
-import { isPropertyKind, PROPERTY_KINDS, type PropertySenders } from './senders';
-import { createPropertyStore, type FacilitiesAfter, type PushRow } from './store';
-
-const fingerprintOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
+import { PROPERTY_KINDS, propertyKey, type PropertyKinds } from './senders';
+import { createPropertyStore, type FacilitiesAfter, type PushRow } from './propertySql';
 
 const refused = (message: string, code = 'invalid_state') => new AppFailure({ code, message, retryable: false });
 
@@ -52,7 +48,7 @@ export function createPropertyService(deps: {
   database: Database;
   /** The provider in use: records, drafts and pushes are kept per provider ('demo', 'sandbox', 'production'). */
   provider: () => string;
-  outbox: Outbox<PropertySenders>;
+  outbox: Outbox<PropertyKinds>;
   now: () => number;
   /** The property as the owner set it up (name, rooms), to start a first record from. */
   setup: (hotelId: string) => { name: string; roomIds: string[] } | null;
@@ -61,7 +57,18 @@ export function createPropertyService(deps: {
   const { db } = database;
 
   const store = createPropertyStore({ database, now, provider });
-  const { record, draft, writeDraft, revertsKept, dropDraft, channelIds, saveChannelIds, unsettled, toPush } = store;
+  const { record, draft, writeDraft, revertsKept, dropDraft, channelIds, saveChannelIds, toPush } = store;
+  // A push is a reviewed change (reviewedChanges.ts): one unsettled per part; confirmed, it becomes the record.
+  const changes = createReviewedChanges<PushRow>({
+    database,
+    table: 'property_pushes',
+    part: ['provider', 'hotel_id', 'scope'],
+    noun: 'change',
+    verb: 'send',
+    apply: (push, result) => applyConfirmed(push, result),
+  });
+  /** The push of this part not yet confirmed by Su and not discarded, if any. */
+  const unsettled = (hotelId: string, scope: Scope) => changes.unsettled(provider(), hotelId, scopeKey(scope));
 
   // ── Details ──
 
@@ -182,13 +189,7 @@ export function createPropertyService(deps: {
   }
 
   function send(hotelId: string, scope: Scope, fingerprint: string, confirmed: boolean): { pushId: number } {
-    const open = unsettled(hotelId, scope);
-    if (open)
-      throw refused(
-        open.state === 'failed'
-          ? 'The last change was not confirmed by Su: retry it or discard it first.'
-          : 'The last change is still on its way to Su: send again once Su has confirmed it.',
-      );
+    changes.refuseWhileUnsettled([provider(), hotelId, scopeKey(scope)]);
     const shown = scope.section === 'details' ? previewDetails(hotelId) : previewFacilities(hotelId, scope.roomId);
     const problems = Object.entries(shown.problems);
     if (problems.length) {
@@ -223,7 +224,7 @@ export function createPropertyService(deps: {
     }
     const kind = scope.section === 'details' ? PROPERTY_KINDS.details : PROPERTY_KINDS.facilities;
     return database.transaction(() => {
-      const item = outbox.enqueue(kind, entityKey.property(hotelId, scopeKey(scope)), shown.request as never);
+      const item = outbox.enqueue(kind, propertyKey(hotelId, scopeKey(scope)), shown.request as never);
       const row = db
         .prepare(
           `INSERT INTO property_pushes (provider, hotel_id, scope, request, after, changes, outbox_id, created_at, reverts, draft_revision)
@@ -307,12 +308,7 @@ export function createPropertyService(deps: {
 
     /** The pushes of one property, newest first. */
     history(hotelId: string): PropertyPush[] {
-      const rows = db
-        .prepare(
-          `SELECT p.*, o.state, o.last_error FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.provider = ? AND p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
-        )
-        .all(provider(), hotelId) as (PushRow & { state: string; last_error: string | null })[];
+      const rows = changes.history(['provider', 'hotel_id'], provider(), hotelId);
       const seen = new Set<string>();
       return rows.map((row) => {
         const push = toPush(row);
@@ -359,33 +355,14 @@ export function createPropertyService(deps: {
       };
     },
 
-    /** When Su confirmed a push: what it sent becomes the record; the draft behind it is cleared. */
-    onOutboxChange(item: OutboxItem): { hotelId: string; scope: Scope } | null {
-      if (!isPropertyKind(item.kind)) return null;
-      const push = db.prepare('SELECT * FROM property_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
-      if (!push) return null;
-      if (item.state === 'sent' && push.applied_at === null) applyConfirmed(push, item.result);
-      return { hotelId: push.hotel_id, scope: parseScope(push.scope) };
-    },
-
+    /**
+     * The outbox kind of property pushes: when Su confirmed one, what it sent becomes the record and the draft
+     * behind it is cleared; `changed` hears of every move of one (the tab showing its part refreshes).
+     */
+    outboxKind: <P>(send: (request: P) => Promise<unknown>, changed: (hotelId: string, scope: Scope) => void) =>
+      changes.outboxKind(send, (push) => changed(push.hotel_id, parseScope(push.scope))),
     /** Applies pushes Su confirmed whose record was not written (the app stopped in between): run at start. */
-    recover(): number {
-      const rows = db
-        .prepare(
-          `SELECT p.*, o.result FROM property_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE o.state = 'sent' AND p.applied_at IS NULL ORDER BY p.id`,
-        )
-        .all() as (PushRow & { result: string | null })[];
-      for (const push of rows) applyConfirmed(push, push.result ? JSON.parse(push.result) : null);
-      return rows.length;
-    },
-
-    /** Why a push may not be marked as sent by the owner: only one whose outcome is unknown may be. */
-    markSentRefusal(item: OutboxItem): string | null {
-      if (item.state === 'failed' && !item.lastError?.outcomeUnknown)
-        return 'Su refused this change, so it cannot be marked as sent: retry it or discard it.';
-      return null;
-    },
+    recover: changes.recover,
   };
 }
 

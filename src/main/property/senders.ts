@@ -1,16 +1,15 @@
 import type { FacilitySet, PropertyUpdate } from '../../shared/property';
 import { AppFailure } from '../../shared/result';
-import type { OutboxItem } from '../outbox/types';
-import type { ProviderClient } from '../provider/client';
-import type { PropertyService } from './propertyService';
+import type { OutboxKind } from '../outbox/types';
 
 /** The outbox kinds of the property feature: Su's property update (endpoint 4) and facility set (endpoint 3). */
 export const PROPERTY_KINDS = { details: 'property-update', facilities: 'facility-set' } as const;
-export type PropertySenders = {
-  [PROPERTY_KINDS.details]: (request: PropertyUpdate) => Promise<unknown>;
-  [PROPERTY_KINDS.facilities]: (request: FacilitySet) => Promise<unknown>;
+export type PropertyKinds = {
+  [PROPERTY_KINDS.details]: OutboxKind<PropertyUpdate>;
+  [PROPERTY_KINDS.facilities]: OutboxKind<FacilitySet>;
 };
-const KINDS = new Set<string>(Object.values(PROPERTY_KINDS));
+/** What a property push belongs to in the outbox: the details, or the facilities of the property or a room. */
+export const propertyKey = (hotelId: string, scope: string) => `property:${hotelId}:${scope}`;
 
 /**
  * The outbox's sender of a facility set. A request that creates instances (some sent without `instance_id`) is
@@ -35,18 +34,5 @@ export function facilitySender(send: (request: FacilitySet) => Promise<unknown>)
         message: `${e.message} Su may have created the new instances anyway: check the facilities in the Booking.com extranet, then mark this change as sent or send it again.`,
       });
     }
-  };
-}
-export const isPropertyKind = (kind: string) => KINDS.has(kind);
-
-/** The outbox's senders of property work (the client looked up at each send) and what may not be marked sent. */
-export function propertyOutbox(property: () => PropertyService, client: () => ProviderClient) {
-  const refusal = (item: OutboxItem) => property().markSentRefusal(item);
-  return {
-    senders: {
-      [PROPERTY_KINDS.details]: (request) => client().property.update(request),
-      [PROPERTY_KINDS.facilities]: facilitySender((request) => client().property.setFacilities(request)),
-    } satisfies PropertySenders,
-    markSentRefusals: { [PROPERTY_KINDS.details]: refusal, [PROPERTY_KINDS.facilities]: refusal },
   };
 }

@@ -12,14 +12,16 @@ import {
   type RuleEdit,
 } from '../../shared/ratesComposer';
 import type { Database } from '../db/database';
-import { entityKey } from '../outbox/entityKeys';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxItem } from '../outbox/types';
+import type { OutboxKind } from '../outbox/types';
+import { createReviewedChanges } from '../reviewedChange/reviewedChanges';
 import { dayChanges, pushDays, revertEdits, type Snapshot } from './changes';
 
-/** The outbox kind and sender of a rates push (Su's inventory and rate control call, `invratecontrol`). */
+/** The outbox kind of a rates push (Su's inventory and rate control call, `invratecontrol`). */
 export const RATES_KIND = 'rates-push';
-export type RatesSenders = { [RATES_KIND]: (request: InvRateControl) => Promise<unknown> };
+export type RatesKinds = { [RATES_KIND]: OutboxKind<InvRateControl> };
+/** What a property's rates pushes belong to in the outbox: one at a time, in order. */
+export const ratesKey = (hotelId: string) => `rates:${hotelId}`;
 
 /**
  * The outbox's sender of a rates push: days that passed while it waited (offline overnight) are left out, since Su
@@ -36,16 +38,6 @@ export function ratesSender(send: (request: InvRateControl) => Promise<unknown>,
       });
     return send(current);
   };
-}
-
-/**
- * Why a rates push may not be marked as sent by the owner: marking it sent makes it the record of what Su holds,
- * which is true only when Su may have taken it (the outcome is unknown), never when Su refused it.
- */
-export function ratesMarkSentRefusal(item: OutboxItem): string | null {
-  if (item.state === 'failed' && !item.lastError?.outcomeUnknown)
-    return 'Su refused this push, so it cannot be marked as sent: retry it or discard it.';
-  return null;
 }
 
 type PushRow = {
@@ -71,38 +63,26 @@ type PushRow = {
  */
 export function createRatePushes(deps: {
   database: Database;
-  outbox: Outbox<RatesSenders>;
+  outbox: Outbox<RatesKinds>;
   now: () => number;
   today: () => string;
 }) {
   const { database, outbox, now, today } = deps;
   const { db } = database;
+  // A push is a reviewed change (reviewedChanges.ts): one unsettled per property; confirmed, it becomes the record.
+  const changes = createReviewedChanges<PushRow>({
+    database,
+    table: 'rate_pushes',
+    part: ['hotel_id'],
+    noun: 'push',
+    verb: 'push',
+    decideWhere: ' in History',
+    apply: (push) => applyConfirmed(push),
+  });
 
   /** The push of this property not yet confirmed by Su and not discarded, if any. */
-  function unsettled(hotelId: string): (PushRow & { state: string }) | null {
-    return (
-      (db
-        .prepare(
-          `SELECT p.*, o.state FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? AND p.applied_at IS NULL AND o.state IN ('queued', 'sending', 'failed')
-           ORDER BY p.id LIMIT 1`,
-        )
-        .get(hotelId) as (PushRow & { state: string }) | undefined) ?? null
-    );
-  }
-
-  function refuseWhileUnsettled(hotelId: string): void {
-    const open = unsettled(hotelId);
-    if (!open) return;
-    throw new AppFailure({
-      code: 'invalid_state',
-      message:
-        open.state === 'failed'
-          ? `“${open.name}” was not confirmed by Su: retry it or discard it in History first.`
-          : `“${open.name}” is still on its way to Su: push again once Su has confirmed it.`,
-      retryable: false,
-    });
-  }
+  const unsettled = (hotelId: string) => changes.unsettled(hotelId);
+  const refuseWhileUnsettled = (hotelId: string) => changes.refuseWhileUnsettled([hotelId], (push) => push.name);
 
   /** What Su holds once the unsettled push (if any) has gone through: the calendar shows it this way. */
   function effectiveBook(hotelId: string): RuleBook {
@@ -133,7 +113,7 @@ export function createRatePushes(deps: {
     const before: Snapshot = {};
     for (const d of dayChanges(record, edits, false)) (before[d.target] ??= {})[d.day] = d.before;
     return database.transaction(() => {
-      const item = outbox.enqueue(RATES_KIND, entityKey.rates(hotelId), checked.data as InvRateControl);
+      const item = outbox.enqueue(RATES_KIND, ratesKey(hotelId), checked.data as InvRateControl);
       const row = db
         .prepare(
           'INSERT INTO rate_pushes (hotel_id, name, edits, request, before, outbox_id, created_at, reverts, draft_revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -226,35 +206,17 @@ export function createRatePushes(deps: {
     confirmedDays,
     enqueue,
 
-    /** When Su confirmed a push: exactly the sets it sent become the record; the draft behind it is cleared. */
-    onOutboxChange(item: OutboxItem): void {
-      if (item.kind !== RATES_KIND || item.state !== 'sent') return;
-      const push = db.prepare('SELECT * FROM rate_pushes WHERE outbox_id = ?').get(item.id) as PushRow | undefined;
-      if (push && push.applied_at === null) applyConfirmed(push);
-    },
-
     /**
-     * Applies pushes Su confirmed whose record was not written (the app stopped between the outbox's commit and
-     * the record's): run at start, so the next push is never composed from a stale record.
+     * The outbox kind of rates pushes: when Su confirmed one, exactly the sets it sent become the record and the
+     * draft behind it is cleared; `changed` hears of every move of one (its property's calendar refreshes).
      */
-    recover(): number {
-      const rows = db
-        .prepare(
-          `SELECT p.* FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE o.state = 'sent' AND p.applied_at IS NULL ORDER BY p.id`,
-        )
-        .all() as PushRow[];
-      for (const push of rows) applyConfirmed(push);
-      return rows.length;
-    },
+    outboxKind: (send: (request: InvRateControl) => Promise<unknown>, changed: (hotelId: string) => void) =>
+      changes.outboxKind(send, (push) => changed(push.hotel_id)),
+    /** Applies pushes Su confirmed whose record was not written (the app stopped in between): run at start. */
+    recover: changes.recover,
 
     history(hotelId: string): RatePushRecord[] {
-      const rows = db
-        .prepare(
-          `SELECT p.*, o.state, o.last_error FROM rate_pushes p JOIN outbox o ON o.id = p.outbox_id
-           WHERE p.hotel_id = ? ORDER BY p.id DESC LIMIT 200`,
-        )
-        .all(hotelId) as (PushRow & { state: string; last_error: string | null })[];
+      const rows = changes.history(['hotel_id'], hotelId);
       const revertedBy = new Map<number, number>();
       for (const r of rows)
         if (r.reverts !== null && r.state !== 'discarded' && r.state !== 'failed') revertedBy.set(r.reverts, r.id);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AppFailure } from '../../shared/result';
 import { localToday } from '../../shared/dates';
 import { validationError } from '../../shared/validation';
@@ -15,16 +14,14 @@ import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
 import { composeRequest, targetKey, type DaySet, type RuleEdit } from '../../shared/ratesComposer';
 import { dayChanges, priceWarnings, summarize } from './changes';
-import { createRatePushes, type RatesSenders } from './pushes';
+import { fingerprintOf as fingerprint } from '../reviewedChange/reviewedChanges';
+import { createRatePushes, type RatesKinds } from './pushes';
 import { createRateSetups } from './setups';
 
-export { RATES_KIND, type RatesSenders } from './pushes';
+export { RATES_KIND, type RatesKinds } from './pushes';
 
 /** Pushes bigger than this ask the owner to confirm, naming how much changes. */
 const LARGE = { days: 31, changes: 200 };
-
-/** The fingerprint of a request: a push must send exactly what the owner previewed. */
-const fingerprint = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
 /**
  * Drafts, preview, push (through the outbox), history and revert of inventory, rate and closed rules, and the
@@ -32,7 +29,7 @@ const fingerprint = (request: unknown) => createHash('sha256').update(JSON.strin
  */
 export function createRatesService(deps: {
   database: Database;
-  outbox: Outbox<RatesSenders>;
+  outbox: Outbox<RatesKinds>;
   now: () => number;
   today?: () => string;
 }) {
@@ -120,7 +117,7 @@ export function createRatesService(deps: {
       return pushes.revert(pushId);
     },
     effectiveBook,
-    onOutboxChange: pushes.onOutboxChange,
+    outboxKind: pushes.outboxKind,
     recover: pushes.recover,
     history: pushes.history,
 

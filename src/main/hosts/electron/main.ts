@@ -4,10 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
 import { errorText } from '../../../shared/result';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
-import { createFileSecretStore } from '../../config/secretStore';
-import type { SettingsStore } from '../../config/settingsStore';
+import { createFileSecrets } from '../../config/secrets';
+import type { Settings } from '../../config/settings';
 import type { Core } from '../../core';
-import { startCoreWithDemo } from '../../demo/startCore';
+import { startCore } from '../../core';
+import type { DemoRunOptions } from '../../demo/feature';
+import type { Notifier } from '../../inbox/news';
+import type { NoticeNotifier } from '../../notices/handlers';
+import type { PaymentNotifier } from '../../payments/handlers';
 import { contractCaller } from '../../gateway/dispatcher';
 import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
@@ -64,52 +68,55 @@ async function start(): Promise<void> {
     name: 'settings',
     clearInvalidConfig: true,
   });
-  const settings: SettingsStore = {
+  const settings: Settings = {
     get: (k) => store.get(k) as never,
     set: (k, v) => store.set(k, v),
     delete: (k) => store.delete(k),
   };
   let tray: ReturnType<typeof createTray> | null = null;
-  const running = await startCoreWithDemo({
+  const notifier: Notifier & NoticeNotifier & PaymentNotifier = {
+    newMessage: (m) =>
+      showNativeNotification({
+        title: `${m.guestName ?? 'A guest'} on ${m.channelName}`,
+        body: m.preview,
+        onClick: () => showWindow(`#/inbox/${m.threadId}`),
+      }),
+    newNotice: (n) =>
+      showNativeNotification({
+        title: `Airbnb: ${n.title}`,
+        body: n.subtitle,
+        onClick: () => showWindow(`#/property/${encodeURIComponent(n.hotelId)}/notices`),
+      }),
+    paymentReceived: (link) =>
+      showNativeNotification({
+        title: link.kind === 'card' ? 'Payment received' : 'Card details received',
+        body: [link.amount && link.currency ? `${link.amount} ${link.currency}` : null, link.forWhom, link.orderId]
+          .filter(Boolean)
+          .join(' · '),
+        onClick: () => showWindow(`#/payments/${link.id}`),
+      }),
+    unreadCount: (n) => tray?.tray.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
+  };
+  const running = await startCore({
     host: 'electron',
     version: app.getVersion(),
     dataDir: config.dataDir,
     settings,
-    secrets: createFileSecretStore(config.dataDir, safeStorageCodec),
-    forceDemo: config.forceDemo,
-    demoRun: { deliveries: config.demoDeliveries },
-    pushEnv: config.push,
-    // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
-    ...(app.isPackaged
-      ? {
-          loginItems:
-            process.platform === 'linux'
-              ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
-              : electronLoginItems(app, process.platform),
-        }
-      : {}),
-    notifier: {
-      newMessage: (m) =>
-        showNativeNotification({
-          title: `${m.guestName ?? 'A guest'} on ${m.channelName}`,
-          body: m.preview,
-          onClick: () => showWindow(`#/inbox/${m.threadId}`),
-        }),
-      newNotice: (n) =>
-        showNativeNotification({
-          title: `Airbnb: ${n.title}`,
-          body: n.subtitle,
-          onClick: () => showWindow(`#/property/${encodeURIComponent(n.hotelId)}/notices`),
-        }),
-      paymentReceived: (link) =>
-        showNativeNotification({
-          title: link.kind === 'card' ? 'Payment received' : 'Card details received',
-          body: [link.amount && link.currency ? `${link.amount} ${link.currency}` : null, link.forWhom, link.orderId]
-            .filter(Boolean)
-            .join(' · '),
-          onClick: () => showWindow(`#/payments/${link.id}`),
-        }),
-      unreadCount: (n) => tray?.tray.setToolTip(n > 0 ? `Innkeeper — ${n} unread` : 'Innkeeper'),
+    secrets: createFileSecrets(config.dataDir, safeStorageCodec),
+    options: {
+      forceDemo: config.forceDemo,
+      demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
+      intakeEnv: config.push,
+      notifier,
+      // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
+      ...(app.isPackaged
+        ? {
+            loginItems:
+              process.platform === 'linux'
+                ? linuxAutostart(app.getPath('appData'), process.env.APPIMAGE || process.execPath)
+                : electronLoginItems(app, process.platform),
+          }
+        : {}),
     },
   });
   core = running;

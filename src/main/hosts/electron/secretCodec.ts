@@ -1,6 +1,6 @@
 import { safeStorage } from 'electron';
 import { AppFailure } from '../../../shared/result';
-import type { SecretCodec } from '../../config/secretStore';
+import type { SecretCodec } from '../../config/secrets';
 
 /**
  * safeStorage encryption for secrets at rest. SECURITY: no silent plaintext fallback: when the OS offers no

@@ -1,7 +1,7 @@
 // Only types come from electron here: the tray's menu, the quit warning and the close hint are tested under
 // plain Node with fake dialogs and settings; tray.ts turns them into the real tray.
 import type { MenuItemConstructorOptions, MessageBoxOptions } from 'electron';
-import type { SettingsStore } from '../../config/settingsStore';
+import type { Settings } from '../../config/settings';
 
 /**
  * What quitting costs, in the owner's words. Su reposts an unacknowledged message or review only 3 times and
@@ -81,7 +81,7 @@ export function closedHint(startsAtLogin: boolean): { title: string; body: strin
 
 /** The first time the owner closes the window, a notification says the app still runs (once, ever). */
 export function createClosedHint(options: {
-  settings: SettingsStore;
+  settings: Settings;
   startsAtLogin(): boolean;
   notify(message: { title: string; body: string }): void;
 }) {

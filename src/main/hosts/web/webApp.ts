@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startCore } from '../../core';
 import { demoInfoFile } from '../../demo/demoProvider';
-import { startCoreWithDemo } from '../../demo/startCore';
+import { demoFeature, type DemoRunOptions } from '../../demo/feature';
+import { intakeFeature } from '../../intake/feature';
 import { readRuntimeConfig } from '../../config/runtimeConfig';
-import { createFileSecretStore } from '../../config/secretStore';
-import { createConfSettingsStore } from '../../config/settingsStore';
+import { createFileSecrets } from '../../config/secrets';
+import { createConfSettings } from '../../config/settings';
 import { makeDataFolderOwnerOnly } from './dataFolder';
 import { startWebHostWithSession } from './webSession';
 
@@ -22,15 +24,17 @@ export async function runWebApp(files: WebAppFiles): Promise<void> {
   const pkg = JSON.parse(readFileSync(fileURLToPath(files.packageJson), 'utf8')) as {
     version: string;
   };
-  const core = await startCoreWithDemo({
+  const core = await startCore({
     host: 'browser',
     version: pkg.version,
     dataDir: config.dataDir,
-    settings: createConfSettingsStore(config.dataDir),
-    secrets: createFileSecretStore(config.dataDir),
-    forceDemo: config.forceDemo,
-    demoRun: { deliveries: config.demoDeliveries },
-    pushEnv: config.push,
+    settings: createConfSettings(config.dataDir),
+    secrets: createFileSecrets(config.dataDir),
+    options: {
+      forceDemo: config.forceDemo,
+      demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
+      intakeEnv: config.push,
+    },
   });
   // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.
   const web = await startWebHostWithSession({
@@ -41,11 +45,13 @@ export async function runWebApp(files: WebAppFiles): Promise<void> {
   });
   console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
   console.log(`Data folder: ${config.dataDir}`);
-  const push = core.push.status();
-  console.log(push.listening ? `Receiving pushes at ${push.localUrl}` : `Not receiving pushes: ${push.error}`);
-  const demo = core.demo.status();
+  const intake = core.use(intakeFeature).status();
   console.log(
-    demo.running
+    intake.listening ? `Receiving messages and reviews at ${intake.localUrl}` : `Not receiving: ${intake.error}`,
+  );
+  const demo = core.use(demoFeature)?.status();
+  console.log(
+    demo?.running
       ? `Demo provider (Su emulator): ${demo.mainUrl}; its control API and token (for developers): ${demoInfoFile(config.dataDir)}`
       : 'Demo provider: not running (it runs while the demo is the active provider)',
   );

@@ -50,10 +50,8 @@ export const useOutboxStore = defineStore('outbox', () => {
     markSent: (id: number) => decide('outbox.markSent', id),
     /** Puts new text into a refused reply and sends it again. */
     async editReply(id: number, body: string): Promise<AppError | null> {
-      const result = await api['outbox.editReply']({ id, body });
-      if (!result.ok) return result.error;
-      status.value = result.value;
-      return null;
+      const result = await api['inbox.editReply']({ id, body });
+      return result.ok ? null : result.error;
     },
     /** Tries the paused queue again (after the owner fixed the credentials elsewhere). */
     async resume(): Promise<AppError | null> {

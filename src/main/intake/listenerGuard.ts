@@ -1,0 +1,212 @@
+import { isIP } from 'node:net';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RefusalLog } from '../db/uptime';
+
+/** What the push listener bounds, and how (README: "The push listener"). */
+export interface ListenerLimits {
+  /** Failed logins one client may make per window; more are answered 429 until the window ends. */
+  failedPerClient: number;
+  /** Failed logins from all clients together per window (a flood from many addresses); more are answered 429. */
+  failedTotal: number;
+  windowMs: number;
+  /** Open connections in total; at the cap a new connection closes the oldest one with no request in progress. */
+  maxConnections: number;
+  /** Open connections from one socket address (through the tunnel every connection comes from 127.0.0.1). */
+  maxConnectionsPerAddress: number;
+  /** A connection must have sent its request's headers within this time. */
+  headersTimeoutMs: number;
+  /** A request must have arrived whole (headers and body) within this time: the body's read deadline. */
+  requestTimeoutMs: number;
+  /** A connection with nothing happening on it is closed after this time. */
+  idleTimeoutMs: number;
+  /** How often Node checks the two timeouts above (its default, 30 s, lets a slow body run far past them). */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
+  failedPerClient: 20,
+  failedTotal: 200,
+  windowMs: 60_000,
+  maxConnections: 512,
+  maxConnectionsPerAddress: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 15_000,
+  checkIntervalMs: 1_000,
+};
+
+/** Every limit must be a positive whole number; a wrong one names itself. */
+export function listenerLimits(overrides: Partial<ListenerLimits> = {}): ListenerLimits {
+  const limits = { ...DEFAULT_LISTENER_LIMITS, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value <= 0) throw new RangeError(`limits.${name} must be a positive whole number`);
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    throw new RangeError('limits.headersTimeoutMs must not be longer than limits.requestTimeoutMs');
+  return limits;
+}
+
+const isLoopback = (address: string) =>
+  address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
+
+/**
+ * The client a request comes from, for counting its failed logins. Through the tunnel (or the owner's reverse proxy
+ * on this computer) every connection comes from 127.0.0.1, so the address the forwarder reports is used: the LAST
+ * `X-Forwarded-For` entry, the one the forwarder itself appended (earlier entries are whatever the client claimed).
+ * SECURITY: the header is believed only when `forwarded` says a forwarder is in front of the listener right now (the
+ * tunnel is on, or the owner set their own public address) and only on a loopback connection; otherwise anyone on
+ * this computer could pick the key their failures are counted under, and the socket's own address counts.
+ */
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  forwarded: boolean,
+): string {
+  const own = socketAddress ?? 'unknown';
+  if (!forwarded || !forwardedFor || !isLoopback(own)) return own;
+  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+  const last = entries.at(-1)!.trim();
+  return isIP(last) ? last : own;
+}
+
+/** Why a failed login is refused with 429 instead of 401: this client made too many, or everyone together did. */
+export type Refusal = 'client' | 'flood';
+
+/** The most clients counted one by one per window (spoofed addresses beyond that count only towards the total). */
+const MAX_TRACKED_CLIENTS = 10_000;
+
+/**
+ * Counts FAILED logins only (401: a request with valid credentials, a public route or an unknown path is never
+ * counted nor refused), per client and in total, in fixed windows. The periods during which failed logins are refused go to the uptime log.
+ */
+export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog, now: () => number) {
+  let windowStart = now();
+  let total = 0;
+  let perClient = new Map<string, number>();
+  const refusedClients = new Set<string>();
+  let flooded = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const roll = () => {
+    if (now() - windowStart < limits.windowMs) return;
+    windowStart = now();
+    total = 0;
+    perClient = new Map();
+    refusedClients.clear();
+    flooded = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    log.end();
+  };
+  // The period ends with the window, also when no request comes to notice it.
+  const schedule = () => {
+    timer ??= setTimeout(
+      () => {
+        timer = null;
+        roll();
+        if (log.active()) schedule();
+      },
+      Math.max(1, windowStart + limits.windowMs - now()),
+    ).unref();
+  };
+  const refusing = (refusal: Refusal, client: string) => {
+    if (refusal === 'flood') flooded = true;
+    else refusedClients.add(client);
+    const [first] = refusedClients;
+    log.begin(
+      flooded
+        ? 'refusing failed logins (flood)'
+        : refusedClients.size === 1
+          ? `refusing failed logins from ${first}`
+          : `refusing failed logins from ${refusedClients.size} addresses`,
+    );
+    schedule();
+  };
+
+  return {
+    /** A failed login from this client: null when it is answered 401 (and counted), else why it is refused. */
+    failed(client: string): Refusal | null {
+      roll();
+      const own = perClient.get(client) ?? 0;
+      const refusal: Refusal | null =
+        total >= limits.failedTotal ? 'flood' : own >= limits.failedPerClient ? 'client' : null;
+      if (refusal) {
+        refusing(refusal, client);
+        return refusal;
+      }
+      total += 1;
+      if (perClient.has(client) || perClient.size < MAX_TRACKED_CLIENTS) perClient.set(client, own + 1);
+      return null;
+    },
+    /** Seconds until the window ends (the Retry-After of a 429). */
+    retryAfterSeconds: () => Math.max(1, Math.ceil((windowStart + limits.windowMs - now()) / 1000)),
+    close(): void {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      log.end();
+    },
+  };
+}
+export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
+
+/**
+ * Caps the open connections so that thousands of idle or slow ones cannot keep a real push out. At the cap (in
+ * total, or for one address) a new connection closes the OLDEST connection with no request in progress (one that
+ * has not finished sending headers, or an idle keep-alive one), so a new push always gets in; only when every
+ * connection is serving a request is the new one refused.
+ */
+export function guardConnections(server: Server, limits: ListenerLimits) {
+  interface Tracked {
+    address: string;
+    /** Requests in progress (headers received, response not finished). */
+    busy: number;
+  }
+  const open = new Map<Socket, Tracked>();
+  let evicted = 0;
+
+  const oldestIdle = (address: string | null): Socket | null => {
+    for (const [socket, tracked] of open) {
+      if (tracked.busy === 0 && (address === null || tracked.address === address)) return socket;
+    }
+    return null;
+  };
+  const countFrom = (address: string) => {
+    let n = 0;
+    for (const tracked of open.values()) if (tracked.address === address) n += 1;
+    return n;
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const overAddress = countFrom(address) >= limits.maxConnectionsPerAddress;
+    const overTotal = open.size >= limits.maxConnections;
+    if (overAddress || overTotal) {
+      const victim = oldestIdle(overAddress ? address : null);
+      if (!victim) {
+        socket.destroy();
+        return;
+      }
+      open.delete(victim);
+      victim.destroy();
+      evicted += 1;
+    }
+    open.set(socket, { address, busy: 0 });
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (request: { socket: Socket }, response: { once(e: 'close', f: () => void): void }) => {
+    const tracked = open.get(request.socket);
+    if (!tracked) return;
+    tracked.busy += 1;
+    response.once('close', () => {
+      tracked.busy -= 1;
+    });
+  });
+
+  return {
+    /** Connections open right now. */
+    openConnections: () => open.size,
+    /** Connections closed to make room since the start. */
+    evicted: () => evicted,
+  };
+}

@@ -1,0 +1,209 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AppFailure, errorText } from '../../shared/result';
+import type { Database } from '../db/database';
+import { basicAuthMatches, type DeliveryCredentials } from './basicAuth';
+import type { DeliveryFilers } from './deliveryKinds';
+import { createGroupWriter, type GroupWriterStats } from './groupWriter';
+import { ACKNOWLEDGEMENT, type IngestResult } from './ingest';
+import {
+  clientAddress,
+  createFailedLoginLimiter,
+  guardConnections,
+  listenerLimits,
+  type ListenerLimits,
+} from './listenerGuard';
+import { createRefusalLog, createUptimeLog, type UptimeLog } from '../db/uptime';
+
+/** The uptime log's name for the periods the listener refused failed logins (shown with the downtime). */
+export const GUARD_COMPONENT = 'guard';
+/** Answers after which the connection is closed: the rest of what the sender sends is not read. */
+const CLOSE_AFTER = new Set([401, 408, 413, 429]);
+
+export interface ReceiverOptions {
+  database: Database;
+  /** Who files each kind of delivery (the inbox: messages and reviews). */
+  filers: DeliveryFilers;
+  now?: () => number;
+  /** The Basic credentials a push may carry, each accepted; none refuses every push (none chosen yet). */
+  credentials: () => readonly DeliveryCredentials[];
+  /** Loopback port (0 picks a free one). */
+  port: number;
+  /** Called after the acknowledgement went out, for notifications and UI updates (never before). */
+  onIngested?: (result: IngestResult) => void;
+  /** Largest body accepted; real pushes are a few kilobytes. */
+  bodyLimit?: number;
+  /** Failed-login throttling, connection caps and timeouts (listenerGuard.ts has the defaults). */
+  limits?: Partial<ListenerLimits>;
+  /**
+   * Whether a forwarder is in front of the listener right now (the tunnel is on, or the owner set their own public
+   * address through a reverse proxy): only then is its `X-Forwarded-For` believed. Asked at each failed login; by
+   * default never (the socket address counts).
+   */
+  forwarded?: () => boolean;
+  /**
+   * Routes answered without credentials (the photo addresses Su fetches): each registers with
+   * `config: { public: true }` and must answer only what it is meant to.
+   */
+  publicRoutes?: (app: FastifyInstance) => void;
+}
+
+export interface RunningReceiver {
+  port: number;
+  /** The address the tunnel or reverse proxy forwards to. */
+  localUrl: string;
+  uptime: UptimeLog;
+  app: FastifyInstance;
+  /** Connections open right now (the cap's bookkeeping). */
+  openConnections(): number;
+  /** The transactions pushes were filed in so far, and how many pushes they held. */
+  writes(): GroupWriterStats;
+  close(): Promise<void>;
+}
+
+/**
+ * The partner endpoint Su pushes to: one address, `POST /push`, for messages, reviews and legacy reviews.
+ *
+ * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
+ * credentials are checked first, in onRequest, before the body is read, timing-safe. A request with valid
+ * credentials is always served, and so are the public routes and unknown paths (404); only FAILED logins (401) are
+ * throttled, per client (the address the tunnel or the owner's reverse proxy reports) and in total, and the
+ * connection is closed after a 401/408/413/429 so an unwanted body is not read.
+ * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
+ * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the push is
+ * committed (synchronous=FULL); a failed write answers 503 so the provider reposts. Pushes that arrive while a
+ * commit runs share the next one (groupWriter.ts): one sync for the group, each answered once it committed.
+ */
+export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
+  const now = options.now ?? Date.now;
+  const limits = listenerLimits(options.limits);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    forceCloseConnections: true,
+    trustProxy: false,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+  });
+  const connections = guardConnections(app.server, limits);
+  const failedLogins = createFailedLoginLimiter(limits, createRefusalLog(options.database, GUARD_COMPONENT, now), now);
+  const sources = new WeakMap<FastifyRequest, 'demo'>();
+  const writer = createGroupWriter(options.database, options.filers, now);
+  const clientOf = (request: FastifyRequest) =>
+    clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.forwarded?.() ?? false);
+  /** A route answered without credentials (a photo address), or a path that does not exist (answered 404). */
+  const isOpen = (request: FastifyRequest) =>
+    request.is404 || (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
+
+  // Authenticate first: valid credentials are served whatever else is going on. Every route that is not public
+  // needs them; a failed login is counted, and answered 429 once its client or everyone together failed too often
+  // in the window. A public route (a photo address Su fetches, unguessable) and an unknown path (404) are neither
+  // counted nor refused: Su asking for stale photos must never get its photo fetches refused.
+  app.addHook('onRequest', async (request, reply) => {
+    const matched = basicAuthMatches(request.headers.authorization, options.credentials());
+    if (matched) {
+      if (matched.source) sources.set(request, matched.source);
+      return;
+    }
+    if (isOpen(request)) return;
+    if (failedLogins.failed(clientOf(request))) {
+      return reply
+        .code(429)
+        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
+        .send({ status: 'Fail', message: 'Too many failed logins; try again later.' });
+    }
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
+      .send({ status: 'Fail', message: 'Unauthorized' });
+  });
+  // After a refusal the connection is closed, and destroyed once the answer is out when the sender is still
+  // sending a body (Node would otherwise read it to the end, however large, before closing).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!CLOSE_AFTER.has(reply.statusCode)) return payload;
+    reply.header('Connection', 'close');
+    const socket = request.raw.socket;
+    reply.raw.once('finish', () => {
+      if (!request.raw.complete) socket.destroy();
+    });
+    return payload;
+  });
+  // Keep the body as the exact bytes received (it is logged raw), whatever content type the sender declared.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  options.publicRoutes?.(app);
+
+  app.post('/push', async (request, reply) => {
+    const raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
+    let result: IngestResult;
+    try {
+      // Resolves once the transaction holding this push (and those that arrived with it) has committed.
+      result = await writer.submit({ raw, now: now(), source: sources.get(request) ?? null });
+    } catch (error) {
+      // Nothing was acknowledged: a damaged or failing store (the original error is logged, never a rollback's);
+      // a store fault answers this to every push of the group, none of which was stored.
+      console.error(`push could not be stored: ${errorText(error)}`);
+      return reply
+        .code(503)
+        .header('Retry-After', '60')
+        .send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
+    }
+    // After the acknowledgement: UI updates and notifications only. A failure there (a closed window, a destroyed
+    // tray) is logged, never thrown: the push is already safely stored.
+    const after = options.onIngested;
+    if (after)
+      setImmediate(() => {
+        try {
+          after(result);
+        } catch (error) {
+          console.error(`after a push: ${errorText(error)}`);
+        }
+      });
+    if (result.httpStatus === 400) return reply.code(400).send({ status: 'Fail', message: 'The body is not JSON.' });
+    return reply.code(200).send(ACKNOWLEDGEMENT);
+  });
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port });
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new AppFailure({
+        code: 'port_in_use',
+        message: `Port ${options.port} is already used by another program, so Innkeeper cannot receive messages on it. Choose another port.`,
+        field: 'pushPort',
+        retryable: false,
+      });
+    }
+    throw error;
+  }
+  const port = (app.server.address() as { port: number }).port;
+  const uptime = createUptimeLog(options.database, 'listener', now);
+  try {
+    uptime.up();
+  } catch (error) {
+    // The store cannot record that the listener is up (a read-only file): never leave the port answering while
+    // the caller reports the listener as not started.
+    await app.close();
+    throw error;
+  }
+  return {
+    port,
+    localUrl: `http://127.0.0.1:${port}/push`,
+    uptime,
+    app,
+    openConnections: connections.openConnections,
+    writes: writer.stats,
+    close: async () => {
+      uptime.down();
+      failedLogins.close();
+      await app.close();
+    },
+  };
+}
