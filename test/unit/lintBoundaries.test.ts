@@ -1,0 +1,42 @@
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The lint rule that keeps dependencies pointing one way (eslint.config.js, eslint-plugin-boundaries): a folder may
+// import only the folders before it in the layer order taken from the feature lists. Checked on probe files that
+// do not exist, linted with the project's own configuration.
+
+const root = join(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+/** The boundaries rule's messages for `text` as if it were the file at `path`. */
+async function boundaryErrors(path: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath: join(root, path) });
+  return result!.messages.filter((m) => m.ruleId === 'boundaries/dependencies').map((m) => m.message);
+}
+
+describe('dependencies point one way between the core’s folders', () => {
+  it('a feature may import one listed before it', async () => {
+    const text = "import { outboxFor } from '../outbox/outbox';\nexport const probe = outboxFor;\n";
+    expect(await boundaryErrors('src/main/inbox/lintProbe.ts', text)).toEqual([]);
+  }, 30_000);
+
+  it('a feature may not import one listed after it: the error says which it may import', async () => {
+    const text = "import { inboxFeature } from '../inbox/feature';\nexport const probe = inboxFeature;\n";
+    const [message] = await boundaryErrors('src/main/outbox/lintProbe.ts', text);
+    expect(message).toMatch(/^outbox may import only the folders before it \(config, db, gateway, provider, lib, app/);
+  }, 30_000);
+
+  it('the shared pieces import no feature, and no folder imports the composition roots', async () => {
+    const feature = "import { ratesFeature } from '../rates/feature';\nexport const probe = ratesFeature;\n";
+    expect(await boundaryErrors('src/main/db/lintProbe.ts', feature)).toHaveLength(1);
+    const root = "import { FEATURES } from '../features';\nexport const probe = FEATURES;\n";
+    expect(await boundaryErrors('src/main/payments/lintProbe.ts', root)).toEqual([
+      expect.stringMatching(/put every feature together: no folder imports them/),
+    ]);
+    // The composition root itself may import every feature.
+    expect(await boundaryErrors('src/main/lintProbe.ts', "export { inboxFeature } from './inbox/feature';\n")).toEqual(
+      [],
+    );
+  }, 30_000);
+});
