@@ -26,7 +26,7 @@ export const TOKEN_PREFIX: Record<Environment, 'sandbox_' | 'live_'> = {
   production: 'live_',
 };
 
-/** The credentials the built-in demo provider accepts (public, documented in the README). */
+/** The credentials the built-in demo provider accepts (public, documented in docs/emulator.md). */
 export const DEMO_CREDENTIALS = {
   domain: 'demo.innkeeper.test',
   clientSecret: 'demo-client-secret',

@@ -12,7 +12,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), name);
 }
 
-/** Configuration a host reads from the environment (documented in the README). */
+/** Configuration a host reads from the environment (documented in docs/configuration.md). */
 export interface RuntimeConfig {
   dataDir: string;
   webPort: number;

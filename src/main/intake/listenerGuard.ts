@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RefusalLog } from '../db/uptime';
 
-/** What the push listener bounds, and how (README: "The push listener"). */
+/** What the listener bounds, and how (docs/security-and-reliability.md: "The listener"). */
 export interface ListenerLimits {
   /** Failed logins one client may make per window; more are answered 429 until the window ends. */
   failedPerClient: number;
