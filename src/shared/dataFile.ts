@@ -5,7 +5,7 @@ import { defineSlice } from './contractSlice';
 // The data file (the SQLite database every message, review and change is kept in): its health, the rolling backups
 // and a restore the owner chose. Deliveries are refused (Su reposts them) while it cannot store them.
 
-/** Why pushes cannot be stored right now (Su is answered "try again later" and reposts them). */
+/** Why deliveries cannot be stored right now (Su is answered "try again later" and reposts them). */
 export interface DataFileProblem {
   /** 'damaged': the data file failed its integrity check; 'cannot-write': writes fail (disk full, read-only, I/O). */
   kind: 'damaged' | 'cannot-write';
@@ -20,7 +20,8 @@ export interface DataFileProblem {
 export interface DataFileBackup {
   file: string;
   takenAt: number;
-  /** While the file is damaged: pushes it received after this backup (filed again on restore), or null if unreadable. */
+  /** While the file is damaged: deliveries it received after this backup (filed again on restore), or null if
+   * unreadable. */
   deliveriesAfter?: number | null;
 }
 
@@ -34,9 +35,9 @@ export interface DataFileStatus {
   lastRestore: {
     takenAt: number;
     restoredAt: number;
-    /** Pushes received after the backup, read from the damaged file and filed again. */
+    /** Deliveries received after the backup, read from the damaged file and filed again. */
     refiled: number;
-    /** Why the damaged file could not be read (those pushes are lost unless Su reposts them), or null. */
+    /** Why the damaged file could not be read (those deliveries are lost unless Su reposts them), or null. */
     unreadable: string | null;
     /** Where the damaged file was kept. */
     keptAs: string;
@@ -58,7 +59,7 @@ export interface DataFileStatus {
     /** Tried again at the next start. */
     pending: boolean;
   } | null;
-  /** Periods in which pushes could not be stored (recorded once writing worked again). */
+  /** Periods in which deliveries could not be stored (recorded once writing worked again). */
   downtime: { from: number; to: number | null }[];
 }
 

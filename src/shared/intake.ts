@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idArgSchema, noArgs } from './validation';
 import { defineSlice } from './contractSlice';
 
-/** The partner credentials the provider uses for pushes: the owner chooses them and gives them to Su. */
+/** The partner credentials the provider uses for deliveries: the owner chooses them and gives them to Su. */
 export const intakeSettingsInputSchema = z
   .object({
     port: z
@@ -88,20 +88,21 @@ export interface IntakeStatus {
   /** Why it is not listening, when it is not. */
   error: string | null;
   /**
-   * When the listener was down (pushes in those spans may be missing: the provider reposts only 3 times), and, as
-   * component 'guard', when it refused failed logins during a flood (pushes with the right credentials still came in).
+   * When the listener was down (deliveries in those spans may be missing: the provider reposts only 3 times), and, as
+   * component 'guard', when it refused failed logins during a flood (deliveries with the right credentials still came
+   * in).
    */
   downtime: { component: string; from: number; to: number | null; reason?: string | null }[];
-  /** Pushes kept aside because they fit no known kind. */
+  /** Deliveries kept aside because they fit no known kind. */
   quarantined: number;
-  /** True when the built-in demo provider delivers its pushes here. */
+  /** True when the built-in demo provider sends its messages and reviews here. */
   demoConnected: boolean;
   tunnel: TunnelStatus;
   /** The address to register with Su: the tunnel's while it is up, else the owner's public address (or null). */
   registerUrl: string | null;
 }
 
-/** A push that authenticated but fit no known kind: kept, acknowledged, and shown to the owner. */
+/** A delivery that authenticated but fit no known kind: kept, acknowledged, and shown to the owner. */
 export interface QuarantinedDelivery {
   id: number;
   receivedAt: number;
@@ -112,7 +113,7 @@ export interface QuarantinedDelivery {
   body: string;
 }
 
-/** The push listener's slice of the contract. */
+/** The listener's slice of the contract. */
 export const intakeMethods = {
   'intake.status': noArgs,
   'intake.save': intakeSettingsInputSchema,

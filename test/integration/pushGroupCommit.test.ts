@@ -66,12 +66,12 @@ describe('pushes are acknowledged in groups', () => {
     const transactions = vi.spyOn(t.database, 'transaction');
     expect((await t.post(message('9500000001'))).status).toBe(200);
     expect(transactions).toHaveBeenCalledTimes(1);
-    expect(t.receiver.writes()).toEqual({ groups: 1, pushes: 1, largest: 1 });
+    expect(t.receiver.writes()).toEqual({ groups: 1, deliveries: 1, largest: 1 });
     expect(t.count('messages')).toBe(1);
     // The next one does not wait for company either: its own transaction again.
     expect((await t.post(message('9500000002'))).status).toBe(200);
     expect(transactions).toHaveBeenCalledTimes(2);
-    expect(t.receiver.writes()).toEqual({ groups: 2, pushes: 2, largest: 1 });
+    expect(t.receiver.writes()).toEqual({ groups: 2, deliveries: 2, largest: 1 });
   });
 
   it('pushes that arrive together share one commit; those that come after it form the next', async () => {
@@ -84,7 +84,7 @@ describe('pushes are acknowledged in groups', () => {
     const second = await settle([5, 6].map((i) => writer.submit(push(message(`950000010${i}`)))));
     expect(second.every((o) => 'result' in o && o.result.outcome === 'stored')).toBe(true);
     expect(transactions).toHaveBeenCalledTimes(2);
-    expect(writer.stats()).toEqual({ groups: 2, pushes: 6, largest: 4 });
+    expect(writer.stats()).toEqual({ groups: 2, deliveries: 6, largest: 4 });
   });
 
   it('a group with a bad payload, a duplicate and good ones: each filed as if alone, in one transaction', async () => {
@@ -223,7 +223,7 @@ describe('pushes are acknowledged in groups', () => {
     const statuses = await Promise.all(ids.map((id) => t.post(message(id)).then((r) => r.status)));
     expect(statuses).toEqual(ids.map(() => 200));
     expect(t.count('messages')).toBe(24);
-    expect(t.receiver.writes().pushes).toBe(24);
+    expect(t.receiver.writes().deliveries).toBe(24);
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.ingested.map((r) => r.outcome)).toEqual(ids.map(() => 'stored'));
   });

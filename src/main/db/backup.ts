@@ -24,7 +24,7 @@ export interface BackupInfo {
   takenAt: number;
 }
 
-/** A push read back from the damaged file, received after the backup was taken. */
+/** A delivery read back from the damaged file, received after the backup was taken. */
 export interface SalvagedDelivery {
   receivedAt: number;
   body: string | Uint8Array;
@@ -42,7 +42,7 @@ export interface RestoreOutcome {
   damagedSince: number | null;
   /** Restored without the owner's choice: the file could not be opened at all. */
   automatic: boolean;
-  /** Pushes received after the backup, read back from the damaged file; null when it could not be read. */
+  /** Deliveries received after the backup, read back from the damaged file; null when it could not be read. */
   salvaged: SalvagedDelivery[] | null;
   salvageError: string | null;
 }
@@ -65,7 +65,7 @@ const NAME = /^innkeeper-(\d{13})\.db$/;
 const PARTIAL = '.partial';
 /**
  * Pages copied per step of a backup. SQLite's backup copies the file in steps on Node's thread pool; between steps
- * the core answers calls and files pushes (about 100 pages take a few ms). VACUUM INTO, used before, held the core
+ * the core answers calls and files deliveries (about 100 pages take a few ms). VACUUM INTO, used before, held the core
  * for the whole copy: ~100 ms for bench:inbox's 17 MiB inbox, longer as it grows.
  */
 export const BACKUP_PAGES_PER_STEP = 100;
@@ -146,7 +146,7 @@ const markerSchema = z
     automatic: z.boolean().optional(),
     /** Set once the damaged file is being moved aside (a restart in the middle carries on from there). */
     keptAt: stamp.optional(),
-    /** Set once the backup is in place: a restart must not move the restored file aside; the pushes read back from
+    /** Set once the backup is in place: a restart must not move the restored file aside; the deliveries read back from
      * the damaged file are filed again before the marker goes. */
     restoredAt: stamp.optional(),
   })
@@ -182,7 +182,7 @@ export function pendingRestore(dbPath: string): (BackupInfo & { requestedAt: num
   return { file: marker.file, takenAt: Number(NAME.exec(marker.file)![1]), requestedAt: marker.requestedAt };
 }
 
-/** A backup was swapped in, but the pushes read back from the damaged file are not filed yet. */
+/** A backup was swapped in, but the deliveries read back from the damaged file are not filed yet. */
 export function restoreUnfinished(dbPath: string): boolean {
   return readMarker(dbPath).marker?.restoredAt !== undefined;
 }
@@ -209,14 +209,14 @@ export function cancelRestore(dbPath: string): void {
   if (!restoreUnfinished(dbPath)) rmSync(markerFile(dbPath), { force: true });
 }
 
-/** The restore is complete: the pushes read back were filed (committed) and what it did was recorded. */
+/** The restore is complete: the deliveries read back were filed (committed) and what it did was recorded. */
 export function completeRestore(dbPath: string): void {
   rmSync(markerFile(dbPath), { force: true });
 }
 
 /**
  * Swaps the chosen backup in, before the database is opened. The damaged file (with its -wal) is moved to
- * `damaged/`, never deleted; the pushes it received after the backup are read back so that they can be filed
+ * `damaged/`, never deleted; the deliveries it received after the backup are read back so that they can be filed
  * again. restore.json stays until they are (`completeRestore`): a start that dies in between carries on at the next.
  *
  * Not swapped in, and said why: a request that cannot be read (left aside as restore.json.invalid), a backup that

@@ -36,7 +36,7 @@ export interface CheckApart {
 /**
  * `PRAGMA quick_check` of the file at `path` on a worker thread with its own read-only connection, while this thread
  * goes on: the check reads the whole file (~200 ms for bench:inbox's 17 MiB inbox, more as it grows), which held the
- * core's start and, every 4 hours, its pushes and calls. In WAL mode the worker reads the last committed state.
+ * core's start and, every 4 hours, its deliveries and calls. In WAL mode the worker reads the last committed state.
  * When the worker itself cannot run, the check runs here on `db` instead, as before.
  */
 export function checkApart(path: string, db: DatabaseSync): CheckApart {

@@ -29,9 +29,9 @@ type LastRestore = NonNullable<DataFileStatus['lastRestore']>;
 type RestoreProblem = NonNullable<DataFileStatus['restoreProblem']>;
 
 /**
- * The store behind the push listener: its health (damaged, cannot write), the rolling backups, and a restore the
- * owner chose. A damaged file is never backed up (the good backups stay), and pushes are refused until a backup
- * is restored; the restore happens at the next start, when pushes received after the backup are read back from
+ * The data file behind the listener: its health (damaged, cannot write), the rolling backups, and a restore the
+ * owner chose. A damaged file is never backed up (the good backups stay), and deliveries are refused until a backup
+ * is restored; the restore happens at the next start, when deliveries received after the backup are read back from
  * the damaged file and filed again: here, as the service is built (before the listener or anything else runs), all
  * in one transaction, and only then is restore.json removed (a start that dies before carries on at the next).
  */
@@ -90,8 +90,8 @@ export function createDataFileService(deps: {
   }
 
   /**
-   * After a restore: the pushes the damaged file still held are filed again, all in one transaction with the
-   * period's downtime, then what it did is recorded and restore.json removed. A push already in the file (filed by
+   * After a restore: the deliveries the damaged file still held are filed again, all in one transaction with the
+   * period's downtime, then what it did is recorded and restore.json removed. A delivery already in the file (filed by
    * a start that died before removing the marker) is not filed twice. When filing fails (a store fault), nothing is
    * half-done: the marker stays, the screen says so, and the next start files them.
    */
@@ -108,9 +108,9 @@ export function createDataFileService(deps: {
       refiled = database.transaction(() => {
         let count = 0;
         const present = db.prepare('SELECT 1 AS x FROM push_log WHERE received_at = ? AND body = ? LIMIT 1');
-        for (const push of restored.salvaged ?? []) {
-          if (present.get(push.receivedAt, push.body)) count += 1;
-          else if (deps.refile(db, push.body, push.receivedAt, push.source)) count += 1;
+        for (const delivery of restored.salvaged ?? []) {
+          if (present.get(delivery.receivedAt, delivery.body)) count += 1;
+          else if (deps.refile(db, delivery.body, delivery.receivedAt, delivery.source)) count += 1;
         }
         const recorded = db
           .prepare("SELECT 1 AS x FROM uptime_log WHERE component = ? AND state = 'up' AND at = ?")
@@ -124,7 +124,7 @@ export function createDataFileService(deps: {
       });
     } catch (error) {
       database.health.writeFailed(error);
-      console.error(`the pushes read back from the damaged file could not be filed: ${errorText(error)}`);
+      console.error(`the deliveries read back from the damaged file could not be filed: ${errorText(error)}`);
       settings.set(RESTORE_PROBLEM_KEY, {
         at: now(),
         kind: 'refile-failed',
@@ -171,9 +171,9 @@ export function createDataFileService(deps: {
   return {
     /**
      * Once per run: backs up a sound file (with what a restore filed again), and schedules the next backups. The
-     * start's backup (a copy of the whole file, in steps: longer as the inbox grows) is begun just after the start, once
-     * the listener and the window are up, or sooner when the backups are asked for or the store stops; it waits for
-     * the file's check it relies on (`quick_check`, begun on a worker when the database was opened; no push is
+     * start's backup (a copy of the whole file, in steps: longer as the inbox grows) is begun just after the start,
+     * once the listener and the window are up, or sooner when the backups are asked for or the store stops; it waits
+     * for the file's check it relies on (`quick_check`, begun on a worker when the database was opened; no delivery is
      * acknowledged before it either).
      */
     start(): void {

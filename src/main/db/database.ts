@@ -29,7 +29,7 @@ export interface Database {
   /**
    * Settles once the file's integrity check has run and `health` says what it found. At once unless opened with
    * `checkApart`: then the check runs on a worker while the start goes on, and what must not happen in a damaged
-   * file (acknowledging a push, a backup over the good ones) waits for it.
+   * file (acknowledging a delivery, a backup over the good ones) waits for it.
    */
   readonly checked: Promise<void>;
   /**
@@ -82,13 +82,13 @@ export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
 /**
  * Opens (creating when missing) the database file and applies pending migrations.
  *
- * WAL lets the UI read while the push receiver writes. `synchronous=FULL` makes every commit durable before it
- * returns: this connection is the one that acknowledges provider pushes and queues outbox rows, and an
- * acknowledged push or a queued outbox row must survive a power cut.
+ * WAL lets the UI read while the intake writes. `synchronous=FULL` makes every commit durable before it
+ * returns: this connection is the one that acknowledges provider deliveries and queues outbox rows, and an
+ * acknowledged delivery or a queued outbox row must survive a power cut.
  *
  * A file (not `:memory:`) is first swapped for the backup the owner chose to restore, if any, then checked with
  * `PRAGMA quick_check`: a damaged file is still opened (the owner can read what is readable), but `health` says so
- * and the push listener refuses to acknowledge pushes into it.
+ * and the listener refuses to acknowledge deliveries into it.
  */
 export function openDatabase(
   path: string,

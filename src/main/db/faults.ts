@@ -3,7 +3,7 @@ import { errorText } from '../../shared/result';
 
 /**
  * SQLite's primary result codes that mean the STORE failed (the disk, the file, a lock), never the data being
- * written: a push that hit one of these was not stored, and the provider must be asked to repost it.
+ * written: a delivery that hit one of these was not stored, and the provider must be asked to repost it.
  */
 const STORE_CODES: Record<number, { name: string; reason: string; damaged?: true }> = {
   5: { name: 'SQLITE_BUSY', reason: 'the data file is locked by another program' },
@@ -61,7 +61,7 @@ export function quickCheck(db: DatabaseSync): string | null {
 /**
  * Whether this connection can write to the file: a header write inside a transaction that is rolled back. A
  * read-only file (or folder) or a lock fails here, before anything relies on writing. A full disk does NOT: nothing
- * rolled back reaches the disk; the first push that cannot be stored finds it (answered 503, "cannot store since").
+ * rolled back reaches the disk; the first delivery that cannot be stored finds it (answered 503, "cannot store since").
  */
 export function writeProbe(db: DatabaseSync): DataFileFault | null {
   try {

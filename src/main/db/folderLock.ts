@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
  * Every Innkeeper process that opens a data file marks the folder as in use: `locks/<pid>.lock`, created
  * exclusively (O_EXCL) and owner-only, with the pid and when the computer started, removed when the file is closed.
  * A restore renames the data file, so it is done only while no OTHER live process has a mark (the Electron app and
- * browser mode may be pointed at the same folder, and each acknowledges pushes into the file it has open). A mark
+ * browser mode may be pointed at the same folder, and each acknowledges deliveries into the file it has open). A mark
  * whose process is gone (a crash, a kill, a reboot that reused the pid) is stale and removed.
  */
 const openHere = new Map<string, number>();

@@ -24,7 +24,7 @@ export function createDataFileHealth(db: DatabaseSync, now: () => number = Date.
     problem(): DataFileProblem | null {
       return damaged ?? failing;
     },
-    /** True while pushes must not be acknowledged: the file is damaged (a repost would land in it again). */
+    /** True while deliveries must not be acknowledged: the file is damaged (a repost would land in it again). */
     refusing(): boolean {
       return damaged !== null;
     },
@@ -61,7 +61,7 @@ export function createDataFileHealth(db: DatabaseSync, now: () => number = Date.
       failing = null;
       try {
         const insert = db.prepare('INSERT INTO uptime_log (component, state, at, detail) VALUES (?, ?, ?, ?)');
-        insert.run(DATA_FILE_COMPONENT, 'down', ended.since, `cannot store pushes: ${ended.reason}`);
+        insert.run(DATA_FILE_COMPONENT, 'down', ended.since, `cannot store deliveries: ${ended.reason}`);
         insert.run(DATA_FILE_COMPONENT, 'up', at, String(at));
       } catch (error) {
         console.error(`the store's downtime could not be recorded: ${errorText(error)}`);

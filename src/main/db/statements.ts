@@ -1,14 +1,15 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-/** More distinct statements than filing a push ever prepares: past it the cache starts over (never grows unbounded). */
+/** More distinct statements than filing a delivery ever prepares: past it the cache starts over (never grows
+ * unbounded). */
 const MOST = 200;
 const facades = new WeakMap<DatabaseSync, DatabaseSync>();
 
 /**
- * The same connection, with `prepare` answered from a cache: filing a push prepares the same few statements each
+ * The same connection, with `prepare` answered from a cache: filing a delivery prepares the same few statements each
  * time, and preparing one that fires the search triggers costs more than running it. SQLite re-prepares a cached
  * statement by itself when the schema changes. For code that runs each statement to its end (`run`, `get`,
- * `all`), as filing a push does; everything else is the connection itself.
+ * `all`), as filing a delivery does; everything else is the connection itself.
  */
 export function withCachedStatements(db: DatabaseSync): DatabaseSync {
   let facade = facades.get(db);

@@ -1,7 +1,7 @@
 import { errorText } from '../../shared/result';
 import type { Database } from './database';
 
-/** A span during which a component (the push listener, the tunnel) was not running. */
+/** A span during which a component (the listener, the tunnel) was not running. */
 export interface DownSpan {
   component: string;
   from: number;
@@ -15,7 +15,7 @@ const HEARTBEAT_MS = 30_000;
 
 /**
  * Records when a component goes up and down, with a heartbeat, so that after a crash or a closed laptop the
- * owner sees from when to when pushes could not arrive (the provider reposts only 3 times, then drops them).
+ * owner sees from when to when deliveries could not arrive (the provider reposts only 3 times, then drops them).
  */
 export function createUptimeLog(database: Database, component: string, now: () => number) {
   const { db } = database;
@@ -80,9 +80,9 @@ export function downSpansOf(database: Database, component: string): DownSpan[] {
 
 /**
  * Periods during which a component refused some requests on purpose (the listener refusing failed logins during a
- * flood), kept in the uptime log as downtime with what was refused. Pushes with valid credentials were still served;
- * the period is shown so the owner knows someone was knocking. A period left open by a run that died is closed at
- * the next start.
+ * flood), kept in the uptime log as downtime with what was refused. Deliveries with valid credentials were still
+ * served; the period is shown so the owner knows someone was knocking. A period left open by a run that died is closed
+ * at the next start.
  */
 export function createRefusalLog(database: Database, component: string, now: () => number) {
   const { db } = database;

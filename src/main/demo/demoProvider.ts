@@ -71,7 +71,7 @@ function summary(outcome: PushOutcome, propertyName: string): string {
   const channel = channelName(outcome.channel);
   if (!outcome.acknowledged) {
     const why = outcome.attempts.at(-1)?.error ?? 'no answer';
-    return `The ${channel} push did not arrive: the listener answered “${why}”.`;
+    return `The ${channel} delivery did not arrive: the listener answered “${why}”.`;
   }
   if (outcome.kind !== 'message') return `A ${channel} review of ${propertyName} arrived.`;
   const users = (outcome.body.user_details as { users?: { first_name?: string }[] } | undefined)?.users;
@@ -81,7 +81,7 @@ function summary(outcome: PushOutcome, propertyName: string): string {
 
 /**
  * The demo provider. It runs only while started (the demo is the active provider); it never sees the owner's
- * credentials: its pushes carry push credentials of its own, made for this run and accepted by the listener only
+ * credentials: its deliveries carry credentials of its own, made for this run and accepted by the listener only
  * while it runs. Its control API takes a per-run token (written to `infoFile` for developers).
  */
 export function createDemoProvider(options: DemoProviderOptions) {
@@ -94,7 +94,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
   let listenerUrl: string | null = null;
   let everyday: ReturnType<typeof setTimeout> | null = null;
   let startError: string | null = null;
-  /** Set the moment the owner leaves the demo: its pushes stop at once, before it has finished stopping. */
+  /** Set the moment the owner leaves the demo: its deliveries stop at once, before it has finished stopping. */
   let revoked = false;
   const listeners = new Set<(status: DemoStatus) => void>();
   const properties = seedProperties().filter((p) => p.active);
@@ -199,7 +199,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
   return {
     /** Where the demo provider listens, while it runs. */
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
-    /** The push listener's side: the demo's own credentials while it runs, and where the listener is. */
+    /** The listener's side: the demo's own credentials while it runs, and where the listener is. */
     push: {
       credentials: (): DeliveryCredentials | null => (emulator && !revoked ? credentials : null),
       listening(url: string | null): void {
@@ -216,7 +216,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
     },
 
     /**
-     * The owner is leaving the demo: from this moment its pushes are refused at the listener and it makes no new
+     * The owner is leaving the demo: from this moment its deliveries are refused at the listener and it makes no new
      * ones (a sample inbox on its way stops), even before `stop` has closed it.
      */
     revoke(): void {
@@ -265,7 +265,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       if (!listenerUrl) {
         throw new AppFailure({
           code: ErrorCode.NotConfigured,
-          message: 'The push listener is not running, so nothing can arrive: check it on the Connection screen.',
+          message: 'The listener is not running, so nothing can arrive: check it on the Connection screen.',
           retryable: true,
         });
       }
@@ -279,7 +279,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       const name = properties.find((p) => p.hotelid === delivery.hotelId)?.name ?? delivery.hotelId;
       return { acknowledged: outcome.acknowledged, summary: summary(outcome, name) };
     },
-    /** The sample inbox: conversations and reviews of every kind, push by push through the listener. */
+    /** The sample inbox: conversations and reviews of every kind, delivery by delivery through the listener. */
     deliverSample: () => control().sampleInbox(),
 
     /** Whether an everyday guest message arrives now and then (kept as a setting). */

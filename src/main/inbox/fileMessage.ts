@@ -3,14 +3,14 @@ import type { BookingInfo, GuestInfo } from '../../shared/inbox';
 import type { MessageDelivery } from '../../shared/su/deliveries';
 
 /** The conversation a message belongs to: 244 by thread id, 19 and 9 by booking id. */
-export const threadKeyOf = (push: Pick<MessageDelivery, 'channel_id' | 'threadid' | 'bookingid'>) =>
-  push.channel_id === '244' ? push.threadid : push.bookingid;
+export const threadKeyOf = (delivery: Pick<MessageDelivery, 'channel_id' | 'threadid' | 'bookingid'>) =>
+  delivery.channel_id === '244' ? delivery.threadid : delivery.bookingid;
 
-function guestOf(push: MessageDelivery): GuestInfo | null {
-  const details = push.user_details;
+function guestOf(delivery: MessageDelivery): GuestInfo | null {
+  const details = delivery.user_details;
   if (!details) return null;
   const guestIds = new Set(details.roles.filter((r) => r.role === 'guest').flatMap((r) => r.user_ids));
-  const user = details.users.find((u) => guestIds.has(u.id)) ?? details.users.find((u) => u.id === push.guestid);
+  const user = details.users.find((u) => guestIds.has(u.id)) ?? details.users.find((u) => u.id === delivery.guestid);
   if (!user) return null;
   return {
     id: user.id,
@@ -20,8 +20,8 @@ function guestOf(push: MessageDelivery): GuestInfo | null {
   };
 }
 
-function bookingOf(push: MessageDelivery): BookingInfo | null {
-  const b = push.booking_details;
+function bookingOf(delivery: MessageDelivery): BookingInfo | null {
+  const b = delivery.booking_details;
   if (!b || Object.keys(b).length === 0) return null;
   const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   return {
@@ -57,28 +57,28 @@ const INSERT_THREAD = `INSERT INTO threads (channel, thread_key, ${THREAD_FIELDS
   VALUES (?, ?, ${THREAD_FIELDS.map(() => '?').join(', ')}, ?) RETURNING id`;
 
 /**
- * The thread a message belongs to, created or completed. Only what this push knows is written: a later push
+ * The thread a message belongs to, created or completed. Only what this delivery knows is written: a later delivery
  * without details never erases earlier ones, and a thread that has a booking (B) never falls back to a
  * pre-booking inquiry (T) because an older message arrives late. The row is read first and written only when a
  * value changes (most messages of a conversation carry the same details): the upsert it replaces rewrote the row
- * every time, and filing a push takes about 8 % less time without it (bench/RESULTS.md, pushes).
+ * every time, and filing a delivery takes about 8 % less time without it (bench/RESULTS.md, bench:push).
  */
 function fileThread(
   db: DatabaseSync,
-  push: MessageDelivery,
+  delivery: MessageDelivery,
   guest: GuestInfo | null,
   booking: BookingInfo | null,
   receivedAt: number,
 ): { id: number } {
-  const channel = push.channel_id;
-  const key = threadKeyOf(push);
+  const channel = delivery.channel_id;
+  const key = threadKeyOf(delivery);
   const known: ThreadDetailsRow = {
-    hotel_id: push.hotelid ?? null,
-    listing_id: push.listingid ?? null,
-    booking_id: push.bookingid ?? null,
-    thread_ref: push.threadid ?? null,
-    guest_id: push.guestid ?? null,
-    booking_flag: push.bookingflag ?? null,
+    hotel_id: delivery.hotelid ?? null,
+    listing_id: delivery.listingid ?? null,
+    booking_id: delivery.bookingid ?? null,
+    thread_ref: delivery.threadid ?? null,
+    guest_id: delivery.guestid ?? null,
+    booking_flag: delivery.bookingflag ?? null,
     guest: guest ? JSON.stringify(guest) : null,
     booking: booking ? JSON.stringify(booking) : null,
   };
@@ -91,7 +91,7 @@ function fileThread(
   const merged: ThreadDetailsRow = {
     hotel_id: known.hotel_id ?? row.hotel_id,
     listing_id: known.listing_id ?? row.listing_id,
-    // As SQL's CASE read it: a push that does not say (no flag) does not count as leaving the booking.
+    // As SQL's CASE read it: a delivery that does not say (no flag) does not count as leaving the booking.
     booking_id:
       row.booking_flag === 'B' && known.booking_flag !== null && known.booking_flag !== 'B'
         ? row.booking_id
@@ -123,23 +123,24 @@ export interface FiledMessage {
 /**
  * Files one delivered message: the thread is created or completed (a message for an unknown thread is simply its
  * first), the message inserted once (unique on channel + messageid); SQLite indexes it and the thread's facts for
- * search (inbox/searchMigration.ts). Runs inside the caller's transaction. Returns the message id, or null when it was already stored (a repost).
+ * search (inbox/searchMigration.ts). Runs inside the caller's transaction. Returns the message id, or null when it was
+ * already stored (a repost).
  */
 export function fileMessage(
   db: DatabaseSync,
-  push: MessageDelivery,
+  delivery: MessageDelivery,
   meta: { receivedAt: number; pushLogId: number },
 ): FiledMessage | null {
-  const channel = push.channel_id;
-  const author = push.message_type === 'property' ? 'host' : 'guest';
+  const channel = delivery.channel_id;
+  const author = delivery.message_type === 'property' ? 'host' : 'guest';
   // A repost changes nothing, not even the thread's details: what was stored stays as it was.
   const known = db
     .prepare('SELECT 1 FROM messages WHERE channel = ? AND provider_message_id = ?')
-    .get(channel, push.messageid);
+    .get(channel, delivery.messageid);
   if (known) return null;
-  const guest = guestOf(push);
-  const booking = bookingOf(push);
-  const thread = fileThread(db, push, guest, booking, meta.receivedAt);
+  const guest = guestOf(delivery);
+  const booking = bookingOf(delivery);
+  const thread = fileThread(db, delivery, guest, booking, meta.receivedAt);
 
   // A host echo of a reply written in Innkeeper is that reply, not a new message: it gets the provider's id.
   if (author === 'host') {
@@ -148,10 +149,10 @@ export function fileMessage(
         `SELECT id FROM messages WHERE thread_id = ? AND author = 'host' AND provider_message_id IS NULL AND outbox_id IS NOT NULL
          AND replace(replace(body, char(13), ''), char(10), '') = ? ORDER BY id LIMIT 1`,
       )
-      .get(thread.id, push.message.replace(/\\\\n|\\n|\r|\n/g, '')) as { id: number } | undefined;
+      .get(thread.id, delivery.message.replace(/\\\\n|\\n|\r|\n/g, '')) as { id: number } | undefined;
     if (own) {
       db.prepare('UPDATE messages SET provider_message_id = ?, push_log_id = ? WHERE id = ?').run(
-        push.messageid,
+        delivery.messageid,
         meta.pushLogId,
         own.id,
       );
@@ -167,11 +168,11 @@ export function fileMessage(
     .run(
       thread.id,
       channel,
-      push.messageid,
+      delivery.messageid,
       author,
-      push.message,
+      delivery.message,
       meta.receivedAt,
-      push.attachment?.length ? JSON.stringify(push.attachment) : null,
+      delivery.attachment?.length ? JSON.stringify(delivery.attachment) : null,
       meta.pushLogId,
     );
   if (inserted.changes === 0) return null;
@@ -191,7 +192,7 @@ export function fileMessage(
     meta.receivedAt,
     author === 'guest' ? 1 : 0,
     meta.receivedAt,
-    push.message.slice(0, 200),
+    delivery.message.slice(0, 200),
     meta.receivedAt,
     meta.receivedAt,
     thread.id,

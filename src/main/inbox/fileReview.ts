@@ -32,7 +32,7 @@ function upsert(
     const before = JSON.parse(existing.detail) as Record<string, unknown> & { status?: string | null };
     const beforeRank = STATUS_RANK[before.status ?? ''] ?? 0;
     if (row.rank < beforeRank) return null; // older news: a late repost never overwrites a later status
-    // What the new push says wins; what it leaves out (null) keeps the earlier value (legacy events carry parts).
+    // What the new delivery says wins; what it leaves out (null) keeps the earlier value (legacy events carry parts).
     const merged: Record<string, unknown> = { ...before };
     for (const [key, value] of Object.entries(row.detail))
       if (value !== null && value !== undefined) merged[key] = value;
@@ -64,29 +64,29 @@ function upsert(
 /** Files a current review (Booking.com, Expedia). Returns null for a repost that brings nothing newer. */
 export function fileReview(
   db: DatabaseSync,
-  push: ReviewDelivery,
+  delivery: ReviewDelivery,
   meta: { receivedAt: number; pushLogId: number },
 ): Stored {
   const detail: CurrentReviewDetail = {
-    title: push.review_title ?? null,
-    positive: push.review_description ?? null,
-    negative: push.review_negative_description ?? null,
-    scores: push.review_score ?? {},
-    status: push.review_status ?? null,
-    date: push.review_date ?? null,
-    type: push.review_type ?? null,
-    eligibleToReply: push.is_eligible_to_respond ?? null,
-    revieweeName: push.reviewee_name ?? null,
-    channelPropertyId: push.channel_property_id ?? null,
-    bookingId: push.channel_booking_id ?? null,
+    title: delivery.review_title ?? null,
+    positive: delivery.review_description ?? null,
+    negative: delivery.review_negative_description ?? null,
+    scores: delivery.review_score ?? {},
+    status: delivery.review_status ?? null,
+    date: delivery.review_date ?? null,
+    type: delivery.review_type ?? null,
+    eligibleToReply: delivery.is_eligible_to_respond ?? null,
+    revieweeName: delivery.reviewee_name ?? null,
+    channelPropertyId: delivery.channel_property_id ?? null,
+    bookingId: delivery.channel_booking_id ?? null,
   };
   return upsert(
     db,
     {
       kind: 'current',
-      channel: push.channel_id,
-      id: push.channel_review_id,
-      hotelId: push.hotel_id,
+      channel: delivery.channel_id,
+      id: delivery.channel_review_id,
+      hotelId: delivery.hotel_id,
       detail,
       rank: STATUS_RANK[detail.status ?? ''] ?? 0,
     },
@@ -98,12 +98,14 @@ export function fileReview(
 /** Files a legacy Airbnb review. */
 export function fileLegacyReview(
   db: DatabaseSync,
-  push: LegacyReviewDelivery,
+  delivery: LegacyReviewDelivery,
   meta: { receivedAt: number; pushLogId: number },
 ): Stored {
-  const r = push.review;
-  const guestIds = new Set(push.user_details?.roles.filter((x) => x.role === 'guest').flatMap((x) => x.user_ids) ?? []);
-  const guest = push.user_details?.users.find((u) => guestIds.has(u.id) || u.id === r.reviewerid);
+  const r = delivery.review;
+  const guestIds = new Set(
+    delivery.user_details?.roles.filter((x) => x.role === 'guest').flatMap((x) => x.user_ids) ?? [],
+  );
+  const guest = delivery.user_details?.users.find((u) => guestIds.has(u.id) || u.id === r.reviewerid);
   const detail: LegacyReviewDetail = {
     action: r.action ?? null,
     publicReview: r.public_review ?? null,
@@ -116,18 +118,18 @@ export function fileLegacyReview(
     submitted: r.submitted ?? null,
     submittedAt: r.submitted_at ?? null,
     expiresAt: r.expires_at ?? null,
-    // The push's own bookingid is a booking only when bookingflag says B; otherwise (T) it is the thread id.
-    bookingId: r.booking_id ?? (push.bookingflag === 'B' ? (push.bookingid ?? null) : null),
-    listingId: r.listing_id ?? push.listingid ?? null,
+    // The delivery's own bookingid is a booking only when bookingflag says B; otherwise (T) it is the thread id.
+    bookingId: r.booking_id ?? (delivery.bookingflag === 'B' ? (delivery.bookingid ?? null) : null),
+    listingId: r.listing_id ?? delivery.listingid ?? null,
     guestFirstName: guest?.first_name ?? null,
   };
   return upsert(
     db,
     {
       kind: 'legacy',
-      channel: push.channel_id ?? '244',
+      channel: delivery.channel_id ?? '244',
       id: r.reviewid,
-      hotelId: push.hotelcode ?? null,
+      hotelId: delivery.hotelcode ?? null,
       detail,
       rank: 0,
     },

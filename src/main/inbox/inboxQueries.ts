@@ -107,7 +107,7 @@ const notFound = () =>
 /** Read side of the inbox: pages of threads, one thread, reviews, counts, read state and triage. */
 export function createInboxQueries(db: DatabaseSync, now: () => number = Date.now) {
   const reviews = createReviewQueries(db, now);
-  // Asked after every group of pushes: prepared once, not at each call.
+  // Asked after every group of deliveries: prepared once, not at each call.
   const cached = withCachedStatements(db);
 
   const setThread = (sql: string, ...params: SQLInputValue[]) => {

@@ -4,14 +4,14 @@ import { immediateTransaction } from '../db/database';
 import { withCachedStatements } from '../db/statements';
 import { messageRowSql } from './searchMigration';
 
-// A new message's text goes into the search index (message_text) in a batch soon after its push was acknowledged,
-// not in the push's own transaction, where it was about a quarter of filing a push (its pages written and synced
-// with the push's); in a batch of hundreds it costs 10–20 µs a message. Until then its id waits in
-// message_text_pending, written with the message itself, so a message is never left out, whatever happens between
-// (a crash, a full disk): the next batch, or the next start, indexes it. A search indexes what waits before it
-// looks (`indexBeforeSearch`), so it always finds every message stored.
+// A new message's text goes into the search index (message_text) in a batch soon after its delivery was acknowledged,
+// not in the delivery's own transaction, where it was about a quarter of filing a delivery (its pages written and
+// synced with the delivery's); in a batch of hundreds it costs 10–20 µs a message. Until then its id waits in
+// message_text_pending, written with the message itself, so a message is never left out, whatever happens between (a
+// crash, a full disk): the next batch, or the next start, indexes it. A search indexes what waits before it looks
+// (`indexBeforeSearch`), so it always finds every message stored.
 
-/** How long after a group of pushes its texts are indexed: later batches are larger (cheaper per message). */
+/** How long after a group of deliveries its texts are indexed: later batches are larger (cheaper per message). */
 export const INDEX_DELAY_MS = 250;
 /** At most this many messages per transaction; more wait for the next turn of the event loop. */
 export const INDEX_BATCH = 2000;
@@ -53,7 +53,7 @@ export function indexBeforeSearch(db: DatabaseSync): void {
 }
 
 /**
- * Indexes waiting messages in the background: `soon()` after pushes were filed (and once at the start, for what a
+ * Indexes waiting messages in the background: `soon()` after deliveries were filed (and once at the start, for what a
  * crash left waiting). A failure (a full disk) is logged and tried again at the next `soon()`; nothing is lost,
  * the messages keep waiting.
  */
@@ -64,7 +64,7 @@ export function createMessageIndexer(db: DatabaseSync, delayMs = INDEX_DELAY_MS)
     timer = null;
     if (stopped) return;
     try {
-      // A batch's worth at a time, so pushes arriving meanwhile are not held for long.
+      // A batch's worth at a time, so deliveries arriving meanwhile are not held for long.
       if (indexPendingMessages(db, INDEX_BATCH) === INDEX_BATCH) timer = setTimeout(run, 0);
     } catch (error) {
       console.error(`Could not index new messages for search yet: ${errorText(error)}`);

@@ -24,7 +24,7 @@ export function createInboxNews(deps: {
   /** The other features hear of each guest message and review filed. */
   bus?: CoreBus;
   notifier?: Notifier | undefined;
-  /** After a group of pushes was told (their message texts are indexed soon after). */
+  /** After a group of deliveries was told (their message texts are indexed soon after). */
   afterTold?: () => void;
 }) {
   const { inbox, events, notifier } = deps;
@@ -67,7 +67,7 @@ export function createInboxNews(deps: {
     const counts = inbox.counts();
     for (const threadId of threads) events.emit('inbox.changed', { threadId, reviewId: null, counts });
     for (const reviewId of reviews) events.emit('inbox.changed', { threadId: null, reviewId, counts });
-    // Only pushes put in quarantine: the lists are the same, the counts are not.
+    // Only deliveries put in quarantine: the lists are the same, the counts are not.
     if (threads.size + reviews.size === 0) events.emit('inbox.changed', { threadId: null, reviewId: null, counts });
     notifier?.unreadCount(counts.unreadThreads + counts.unreadReviews);
     deps.afterTold?.();

@@ -25,7 +25,7 @@ function checked<T>(
   const field = error.field ?? '';
   if (field !== 'message' && field !== 'replytext' && field !== 'review_reply') {
     // A missing id is not something the owner can type: say what the conversation lacks.
-    error.message = `This conversation cannot be answered from Innkeeper: ${error.message} The provider's push did not include it.`;
+    error.message = `This conversation cannot be answered from Innkeeper: ${error.message} The provider's delivery did not include it.`;
   }
   throw new AppFailure(error);
 }

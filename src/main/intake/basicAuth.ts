@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/** The partner credentials the provider sends with every push (the owner chooses them). */
+/** The partner credentials the provider sends with every delivery (the owner chooses them). */
 export interface DeliveryCredentials {
   username: string;
   password: string;
-  /** Set for the built-in demo provider's own credentials: its pushes are marked as the demo's. */
+  /** Set for the built-in demo provider's own credentials: its deliveries are marked as the demo's. */
   source?: 'demo';
 }
 
@@ -24,8 +24,8 @@ const expectedDigest = (value: string): Buffer => {
 
 /**
  * Checks an `Authorization: Basic …` header against every set of credentials accepted right now (the owner's, and
- * the demo provider's own while it runs); answers the set that matched. SECURITY: user names and passwords are compared as SHA-256 digests with
- * timingSafeEqual (equal lengths, constant time), and every comparison always runs.
+ * the demo provider's own while it runs); answers the set that matched. SECURITY: user names and passwords are compared
+ * as SHA-256 digests with timingSafeEqual (equal lengths, constant time), and every comparison always runs.
  */
 export function basicAuthMatches(
   header: string | undefined,

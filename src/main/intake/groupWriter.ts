@@ -2,38 +2,38 @@ import type { Database } from '../db/database';
 import type { DeliveryFilers } from './deliveryKinds';
 import { ingestGroup, type IngestResult, type PendingDelivery } from './ingest';
 
-/** How many groups were committed and how many pushes they held (for the benchmark and the tests). */
+/** How many groups were committed and how many deliveries they held (for the benchmark and the tests). */
 export interface GroupWriterStats {
-  /** Transactions that filed pushes (BEGIN IMMEDIATE … COMMIT), committed or not. */
+  /** Transactions that filed deliveries (BEGIN IMMEDIATE … COMMIT), committed or not. */
   groups: number;
-  /** Pushes those transactions held. */
-  pushes: number;
-  /** The most pushes one transaction held. */
+  /** Deliveries those transactions held. */
+  deliveries: number;
+  /** The most deliveries one transaction held. */
   largest: number;
 }
 
 export interface GroupWriter {
   /**
-   * Files one push; resolves once the transaction holding it has COMMITTED (synchronous=FULL), so the push may be
-   * acknowledged. Rejects when it was not stored: a store fault (every push of its group rejects with the same
-   * error), a damaged store, or a failure of this push alone.
+   * Files one delivery; resolves once the transaction holding it has COMMITTED (synchronous=FULL), so the delivery may
+   * be acknowledged. Rejects when it was not stored: a store fault (every delivery of its group rejects with the same
+   * error), a damaged store, or a failure of this delivery alone.
    */
-  submit(push: PendingDelivery): Promise<IngestResult>;
+  submit(delivery: PendingDelivery): Promise<IngestResult>;
   stats(): GroupWriterStats;
 }
 
 interface Waiting {
-  push: PendingDelivery;
+  delivery: PendingDelivery;
   resolve: (result: IngestResult) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Group commit for pushes. node:sqlite commits synchronously, so while one group's commit (and its fsync) runs,
- * the pushes that arrive wait in the sockets; the event loop reads them all once the commit has returned, and
- * they are filed together in the next transaction, one sync for all of them. A push is never held back for
+ * Group commit for deliveries. node:sqlite commits synchronously, so while one group's commit (and its fsync) runs,
+ * the deliveries that arrive wait in the sockets; the event loop reads them all once the commit has returned, and
+ * they are filed together in the next transaction, one sync for all of them. A delivery is never held back for
  * company: the group is written in the same turn of the event loop that received it (setImmediate, no timer),
- * so a lone push is committed at once in its own transaction.
+ * so a lone delivery is committed at once in its own transaction.
  */
 export function createGroupWriter(
   database: Database,
@@ -45,7 +45,7 @@ export function createGroupWriter(
   // Nothing is filed (or acknowledged) before the file's integrity check has said whether it is sound.
   let checked = false;
   void database.checked.then(() => (checked = true));
-  const stats: GroupWriterStats = { groups: 0, pushes: 0, largest: 0 };
+  const stats: GroupWriterStats = { groups: 0, deliveries: 0, largest: 0 };
 
   function write(): void {
     scheduled = false;
@@ -53,18 +53,18 @@ export function createGroupWriter(
     waiting = [];
     if (group.length === 0) return;
     stats.groups += 1;
-    stats.pushes += group.length;
+    stats.deliveries += group.length;
     stats.largest = Math.max(stats.largest, group.length);
     let outcomes;
     try {
       outcomes = ingestGroup(
         database,
         filers,
-        group.map((w) => w.push),
+        group.map((w) => w.delivery),
         now(),
       );
     } catch (error) {
-      // Nothing of the group was stored: every push in it is answered 5xx and reposted by the provider.
+      // Nothing of the group was stored: every delivery in it is answered 5xx and reposted by the provider.
       for (const w of group) w.reject(error);
       return;
     }
@@ -76,9 +76,9 @@ export function createGroupWriter(
   }
 
   return {
-    submit(push) {
+    submit(delivery) {
       return new Promise<IngestResult>((resolve, reject) => {
-        waiting.push({ push, resolve, reject });
+        waiting.push({ delivery, resolve, reject });
         if (!scheduled) {
           scheduled = true;
           if (checked) setImmediate(write);

@@ -20,7 +20,7 @@ export interface IngestResult {
   reason?: string;
 }
 
-/** Whether a push put something new in front of the owner (a message, a review, or a push in quarantine). */
+/** Whether a delivery put something new in front of the owner (a message, a review, or a delivery in quarantine). */
 export const wasFiled = (result: IngestResult): boolean =>
   result.outcome === 'stored' || result.outcome === 'quarantined';
 
@@ -37,10 +37,10 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Thrown when a push must not be acknowledged because the store cannot take it: answer 5xx, Su reposts. */
+/** Thrown when a delivery must not be acknowledged because the store cannot take it: answer 5xx, Su reposts. */
 export class StoreUnavailable extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
-    super(`Cannot store pushes: ${reason}`, options);
+    super(`Cannot store deliveries: ${reason}`, options);
     this.name = 'StoreUnavailable';
   }
 }
@@ -71,35 +71,35 @@ function readBody(raw: string | Uint8Array): { logged: string | Uint8Array; text
   return { logged, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
-/** One authenticated push waiting to be filed: its body as received, when it arrived, and its source. */
+/** One authenticated delivery waiting to be filed: its body as received, when it arrived, and its source. */
 export interface PendingDelivery {
   raw: string | Uint8Array;
   now: number;
-  /** 'demo' for a push of the built-in demo provider. */
+  /** 'demo' for a delivery of the built-in demo provider. */
   source: 'demo' | null;
 }
 
-/** What became of one push of a group: filed (acknowledge it), or failed on its own (answer 5xx, Su reposts). */
+/** What became of one delivery of a group: filed (acknowledge it), or failed on its own (answer 5xx, Su reposts). */
 export type GroupOutcome = { result: IngestResult } | { error: unknown };
 
 /**
- * Files one authenticated push, durably, in ONE transaction on the synchronous=FULL connection: the raw body
+ * Files one authenticated delivery, durably, in ONE transaction on the synchronous=FULL connection: the raw body
  * goes to the push log first, then it is parsed and stored (or quarantined). The caller acknowledges only
  * after this returns; when it throws (the store is damaged, or the write failed), the caller answers 5xx and the
  * provider reposts.
  *
- * A bug while storing never loses the push: the store step runs in a savepoint, and when it throws the push is
+ * A bug while storing never loses the delivery: the store step runs in a savepoint, and when it throws the delivery is
  * quarantined with the reason instead (still acknowledged: a repost would fail the same way, and the provider
  * drops an item after 3 reposts). A failure of the STORE (disk full, I/O error, busy, read-only, damaged) is not a
  * payload problem: nothing is quarantined or acknowledged, the error is thrown as it was, and the store's health
- * says "cannot store pushes since …" until a write succeeds again.
+ * says "cannot store deliveries since …" until a write succeeds again.
  */
 export function fileDelivery(
   database: Database,
   filers: DeliveryFilers,
   rawBody: string | Uint8Array,
   now: number,
-  /** 'demo' for a push of the built-in demo provider. */
+  /** 'demo' for a delivery of the built-in demo provider. */
   source: 'demo' | null = null,
 ): IngestResult {
   const [outcome] = ingestGroup(database, filers, [{ raw: rawBody, now, source }], now);
@@ -108,20 +108,20 @@ export function fileDelivery(
 }
 
 /**
- * Files a group of pushes in ONE transaction (one BEGIN IMMEDIATE … COMMIT, one synchronous=FULL sync for all of
- * them), in the order given; the outcomes come back in the same order. Acknowledge a push only after this
+ * Files a group of deliveries in ONE transaction (one BEGIN IMMEDIATE … COMMIT, one synchronous=FULL sync for all of
+ * them), in the order given; the outcomes come back in the same order. Acknowledge a delivery only after this
  * returned.
  *
- * Each push is filed as `fileDelivery` files it (raw log first, a bad payload quarantined, a duplicate — also of an
- * earlier push of the same group — recognised). A push that fails on its own (not the store: a bug) is reported
+ * Each delivery is filed as `fileDelivery` files it (raw log first, a bad payload quarantined, a duplicate — also of an
+ * earlier delivery of the same group — recognised). A delivery that fails on its own (not the store: a bug) is reported
  * as an error without touching the others (see `fileAll`). A STORE fault (disk full, I/O, busy,
- * read-only, damaged) fails the whole group: the transaction is rolled back, nothing of any push stays, nothing is
- * quarantined, and the original error is thrown for the caller to answer 5xx to every push of the group.
+ * read-only, damaged) fails the whole group: the transaction is rolled back, nothing of any delivery stays, nothing is
+ * quarantined, and the original error is thrown for the caller to answer 5xx to every delivery of the group.
  */
 export function ingestGroup(
   database: Database,
   filers: DeliveryFilers,
-  pushes: readonly PendingDelivery[],
+  deliveries: readonly PendingDelivery[],
   now: number,
 ): GroupOutcome[] {
   const { health } = database;
@@ -130,7 +130,7 @@ export function ingestGroup(
   const db = withCachedStatements(database.db);
   let outcomes: GroupOutcome[];
   try {
-    outcomes = database.transaction(() => fileAll(db, filers, pushes));
+    outcomes = database.transaction(() => fileAll(db, filers, deliveries));
   } catch (error) {
     health.writeFailed(error, now);
     throw error;
@@ -139,22 +139,22 @@ export function ingestGroup(
   return outcomes;
 }
 
-/** Thrown out of the quick way of filing a group when one push failed on its own (a bug, not the store). */
+/** Thrown out of the quick way of filing a group when one delivery failed on its own (a bug, not the store). */
 class FiledAlone extends Error {}
 
 /**
- * Files a group the quick way first: every push straight into the transaction, no savepoint of its own (each
- * savepoint makes SQLite's full-text index write out what it holds, per push). Only when a push fails on its own
- * — a bug, never the store — is the group rolled back to where it started and filed again the careful way, each
- * push in its own savepoint, so that push alone fails or is quarantined. Either way the outcomes are the same.
+ * Files a group the quick way first: every delivery straight into the transaction, no savepoint of its own (each
+ * savepoint makes SQLite's full-text index write out what it holds, per delivery). Only when a delivery fails on its
+ * own — a bug, never the store — is the group rolled back to where it started and filed again the careful way, each
+ * delivery in its own savepoint, so that delivery alone fails or is quarantined. Either way the outcomes are the same.
  */
-function fileAll(db: Database['db'], filers: DeliveryFilers, pushes: readonly PendingDelivery[]): GroupOutcome[] {
+function fileAll(db: Database['db'], filers: DeliveryFilers, deliveries: readonly PendingDelivery[]): GroupOutcome[] {
   db.exec('SAVEPOINT file_group');
   try {
-    const outcomes = pushes.map((push): GroupOutcome => {
-      const { logged, text } = readBody(push.raw);
+    const outcomes = deliveries.map((delivery): GroupOutcome => {
+      const { logged, text } = readBody(delivery.raw);
       try {
-        return { result: fileOne(db, filers, logged, text, push.now, push.source, false) };
+        return { result: fileOne(db, filers, logged, text, delivery.now, delivery.source, false) };
       } catch (error) {
         if (dataFileFault(error) || !db.isTransaction) throw error;
         throw new FiledAlone();
@@ -166,15 +166,15 @@ function fileAll(db: Database['db'], filers: DeliveryFilers, pushes: readonly Pe
     if (!(error instanceof FiledAlone)) throw error;
     db.exec('ROLLBACK TO file_group');
     db.exec('RELEASE file_group');
-    return pushes.map((push) => fileInSavepoint(db, filers, push));
+    return deliveries.map((delivery) => fileInSavepoint(db, filers, delivery));
   }
 }
 
-function fileInSavepoint(db: Database['db'], filers: DeliveryFilers, push: PendingDelivery): GroupOutcome {
-  const { logged, text } = readBody(push.raw);
+function fileInSavepoint(db: Database['db'], filers: DeliveryFilers, delivery: PendingDelivery): GroupOutcome {
+  const { logged, text } = readBody(delivery.raw);
   db.exec('SAVEPOINT file_push');
   try {
-    const result = fileOne(db, filers, logged, text, push.now, push.source, true);
+    const result = fileOne(db, filers, logged, text, delivery.now, delivery.source, true);
     db.exec('RELEASE file_push');
     return { result };
   } catch (error) {
@@ -187,8 +187,9 @@ function fileInSavepoint(db: Database['db'], filers: DeliveryFilers, push: Pendi
 }
 
 /**
- * Files one push inside a transaction the caller holds (a restore files every push it read back from the damaged
- * file in one transaction: all of them or none, then its marker goes). Throws on a store fault, like `fileDelivery`.
+ * Files one delivery inside a transaction the caller holds (a restore files every delivery it read back from the
+ * damaged file in one transaction: all of them or none, then its marker goes). Throws on a store fault, like
+ * `fileDelivery`.
  */
 export function fileInTransaction(
   db: Database['db'],
@@ -211,8 +212,8 @@ function fileOne(
   /** In a savepoint of its own, so that a failure to store it quarantines it; else such a failure is thrown. */
   guarded: boolean,
 ): IngestResult {
-  // What the push is, read before anything is written (nothing here writes or can lose it): the log row then
-  // carries its kind from the start, and a push that is stored needs no second write to its log row.
+  // What the delivery is, read before anything is written (nothing here writes or can lose it): the log row then
+  // carries its kind from the start, and a delivery that is stored needs no second write to its log row.
   let body: unknown = undefined;
   let json = true;
   try {
@@ -254,7 +255,7 @@ function fileOne(
     db.exec('RELEASE store_push');
     return finish(result);
   } catch (error) {
-    // The store failed, not the payload: the whole push is refused (5xx) with the original error, never
+    // The store failed, not the payload: the whole delivery is refused (5xx) with the original error, never
     // quarantined and acknowledged. SQLite may already have rolled the transaction back by itself.
     if (dataFileFault(error) || !db.isTransaction) throw error;
     db.exec('ROLLBACK TO store_push');

@@ -85,11 +85,11 @@ export function createIntakeService(deps: IntakeServiceDeps) {
   async function start(): Promise<void> {
     if (retry) clearTimeout(retry);
     retry = null;
-    // A file that cannot be written (read-only file or folder, locked) would fail every push: the listener stays off
-    // and says why, rather than answer on its port while the screen says it is not listening; it is tried again every
-    // UNWRITABLE_RETRY_MS and starts by itself once writing works. The probe writes nothing to disk, so a FULL disk
-    // is found by the first push that cannot be stored (503, "cannot store since"). A DAMAGED file is different too:
-    // the listener runs and answers 503, so that Su keeps the pushes and reposts them.
+    // A file that cannot be written (read-only file or folder, locked) would fail every delivery: the listener stays
+    // off and says why, rather than answer on its port while the screen says it is not listening; it is tried again
+    // every UNWRITABLE_RETRY_MS and starts by itself once writing works. The probe writes nothing to disk, so a FULL
+    // disk is found by the first delivery that cannot be stored (503, "cannot store since"). A DAMAGED file is
+    // different too: the listener runs and answers 503, so that Su keeps the deliveries and reposts them.
     const unwritable = writeProbe(deps.database.db);
     if (unwritable) {
       running = null;
@@ -179,7 +179,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
         registerUrl: tunnel.state === 'up' && tunnel.url ? `${tunnel.url}/push` : publicUrl || null,
       };
     },
-    /** Quarantined pushes not yet dismissed, newest first. */
+    /** Quarantined deliveries not yet dismissed, newest first. */
     quarantine(): QuarantinedDelivery[] {
       return (
         deps.database.db
@@ -203,7 +203,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
         body: typeof r.body === 'string' ? r.body : new TextDecoder().decode(r.body),
       }));
     },
-    /** The owner looked at it: it leaves the list (the raw push stays in the push log). */
+    /** The owner looked at it: it leaves the list (the raw delivery stays in the push log). */
     dismissQuarantined(id: number): void {
       deps.database.db
         .prepare('UPDATE quarantine SET dismissed_at = ? WHERE id = ? AND dismissed_at IS NULL')

@@ -78,7 +78,8 @@ const MAX_TRACKED_CLIENTS = 10_000;
 
 /**
  * Counts FAILED logins only (401: a request with valid credentials, a public route or an unknown path is never
- * counted nor refused), per client and in total, in fixed windows. The periods during which failed logins are refused go to the uptime log.
+ * counted nor refused), per client and in total, in fixed windows. The periods during which failed logins are refused
+ * go to the uptime log.
  */
 export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog, now: () => number) {
   let windowStart = now();
@@ -151,9 +152,9 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
 export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
 
 /**
- * Caps the open connections so that thousands of idle or slow ones cannot keep a real push out. At the cap (in
+ * Caps the open connections so that thousands of idle or slow ones cannot keep a real delivery out. At the cap (in
  * total, or for one address) a new connection closes the OLDEST connection with no request in progress (one that
- * has not finished sending headers, or an idle keep-alive one), so a new push always gets in; only when every
+ * has not finished sending headers, or an idle keep-alive one), so a new delivery always gets in; only when every
  * connection is serving a request is the new one refused.
  */
 export function guardConnections(server: Server, limits: ListenerLimits) {

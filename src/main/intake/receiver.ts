@@ -24,13 +24,13 @@ export interface ReceiverOptions {
   /** Who files each kind of delivery (the inbox: messages and reviews). */
   filers: DeliveryFilers;
   now?: () => number;
-  /** The Basic credentials a push may carry, each accepted; none refuses every push (none chosen yet). */
+  /** The Basic credentials a delivery may carry, each accepted; none refuses every delivery (none chosen yet). */
   credentials: () => readonly DeliveryCredentials[];
   /** Loopback port (0 picks a free one). */
   port: number;
   /** Called after the acknowledgement went out, for notifications and UI updates (never before). */
   onIngested?: (result: IngestResult) => void;
-  /** Largest body accepted; real pushes are a few kilobytes. */
+  /** Largest body accepted; real deliveries are a few kilobytes. */
   bodyLimit?: number;
   /** Failed-login throttling, connection caps and timeouts (listenerGuard.ts has the defaults). */
   limits?: Partial<ListenerLimits>;
@@ -55,13 +55,13 @@ export interface RunningReceiver {
   app: FastifyInstance;
   /** Connections open right now (the cap's bookkeeping). */
   openConnections(): number;
-  /** The transactions pushes were filed in so far, and how many pushes they held. */
+  /** The transactions deliveries were filed in so far, and how many deliveries they held. */
   writes(): GroupWriterStats;
   close(): Promise<void>;
 }
 
 /**
- * The partner endpoint Su pushes to: one address, `POST /push`, for messages, reviews and legacy reviews.
+ * The partner endpoint Su delivers to: one address, `POST /push`, for messages, reviews and legacy reviews.
  *
  * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
  * credentials are checked first, in onRequest, before the body is read, timing-safe. A request with valid
@@ -69,8 +69,8 @@ export interface RunningReceiver {
  * throttled, per client (the address the tunnel or the owner's reverse proxy reports) and in total, and the
  * connection is closed after a 401/408/413/429 so an unwanted body is not read.
  * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
- * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the push is
- * committed (synchronous=FULL); a failed write answers 503 so the provider reposts. Pushes that arrive while a
+ * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the delivery is
+ * committed (synchronous=FULL); a failed write answers 503 so the provider reposts. Deliveries that arrive while a
  * commit runs share the next one (groupWriter.ts): one sync for the group, each answered once it committed.
  */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
@@ -143,26 +143,26 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     const raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
     let result: IngestResult;
     try {
-      // Resolves once the transaction holding this push (and those that arrived with it) has committed.
+      // Resolves once the transaction holding this delivery (and those that arrived with it) has committed.
       result = await writer.submit({ raw, now: now(), source: sources.get(request) ?? null });
     } catch (error) {
       // Nothing was acknowledged: a damaged or failing store (the original error is logged, never a rollback's);
-      // a store fault answers this to every push of the group, none of which was stored.
-      console.error(`push could not be stored: ${errorText(error)}`);
+      // a store fault answers this to every delivery of the group, none of which was stored.
+      console.error(`delivery could not be stored: ${errorText(error)}`);
       return reply
         .code(503)
         .header('Retry-After', '60')
-        .send({ status: 'Fail', message: 'Temporarily unable to store the push; please repost.' });
+        .send({ status: 'Fail', message: 'Temporarily unable to store the delivery; please repost.' });
     }
     // After the acknowledgement: UI updates and notifications only. A failure there (a closed window, a destroyed
-    // tray) is logged, never thrown: the push is already safely stored.
+    // tray) is logged, never thrown: the delivery is already safely stored.
     const after = options.onIngested;
     if (after)
       setImmediate(() => {
         try {
           after(result);
         } catch (error) {
-          console.error(`after a push: ${errorText(error)}`);
+          console.error(`after a delivery: ${errorText(error)}`);
         }
       });
     if (result.httpStatus === 400) return reply.code(400).send({ status: 'Fail', message: 'The body is not JSON.' });

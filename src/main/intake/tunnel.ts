@@ -1,11 +1,12 @@
-/** A public address that forwards to the local push listener. */
+/** A public address that forwards to the local listener. */
 export interface Tunnel {
   /** The public base URL (https://…), without the /push path. */
   url: string;
   close(): Promise<void>;
 }
 
-/** What opens tunnels. The real one is ngrok's SDK; tests use a loopback forwarder (the service is unreachable here). */
+/** What opens tunnels. The real one is ngrok's SDK; tests use a loopback forwarder (the service is unreachable here).
+ * */
 export interface TunnelProvider {
   open(options: {
     /** Local address to forward to, e.g. http://127.0.0.1:8787. */

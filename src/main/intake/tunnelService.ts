@@ -7,7 +7,7 @@ import { createUptimeLog } from '../db/uptime';
 
 /**
  * Keeps the optional tunnel in line with the owner's settings: opens it after the listener is up, records when it
- * drops and comes back (the provider reposts only 3 times, then drops the push), and closes it on stop.
+ * drops and comes back (the provider reposts only 3 times, then drops the delivery), and closes it on stop.
  */
 export function createTunnelService(deps: { database: Database; provider: TunnelProvider; now: () => number }) {
   type TunnelState = Omit<TunnelStatus, 'authtokenSet' | 'domain'>;
@@ -45,7 +45,7 @@ export function createTunnelService(deps: { database: Database; provider: Tunnel
       } catch (error) {
         tunnel = null;
         // SECURITY: ngrok's own messages can quote the authtoken ("Your authtoken: …"), also URL-encoded or in
-        // base64; neither it nor any saved secret (the push password among them) leaves here, in any form.
+        // base64; neither it nor any saved secret (the listener's password among them) leaves here, in any form.
         const message = redact(errorText(error), [options.authtoken, ...secretsOfDatabase(deps.database.db)]);
         status = { enabled: true, state: 'failed', url: null, error: `ngrok said: ${message}` };
       }

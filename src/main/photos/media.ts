@@ -18,7 +18,7 @@ export const mediaName = (caption: string) =>
 export const MEDIA_TTL_MS = 24 * 3600_000;
 
 /**
- * The unguessable public addresses Su fetches photos from: `/media/<128-bit random hex>/<name>.jpg` on the push
+ * The unguessable public addresses Su fetches photos from: `/media/<128-bit random hex>/<name>.jpg` on the intake's
  * listener, the only address this computer exposes. Each answers GET and HEAD with one upload copy and nothing else
  * (no listing, no other paths), until it is revoked (Su has its copy, or the upload was settled) or a day passed.
  * Every fetch is recorded, so the owner sees when Su fetched a photo.

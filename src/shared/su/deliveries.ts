@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Pushes arrive from the provider: parse leniently (numbers or strings for ids and counts, nulls, unknown extra
+// Deliveries arrive from the provider: parse leniently (numbers or strings for ids and counts, nulls, unknown extra
 // keys kept), validate only what the app needs to file them.
 
 const idLike = z.union([z.string(), z.number()]).transform(String);
@@ -52,7 +52,7 @@ const bookingDetails = z
 
 const attachments = z.array(z.object({ attachment_id: idLike.nullish(), mime_type: optionalText }).loose()).nullish();
 
-/** A guest (or host echo) message push. */
+/** A guest (or host echo) message delivery. */
 export const messageDeliverySchema = z
   .object({
     message: z.string(),
@@ -72,7 +72,7 @@ export const messageDeliverySchema = z
   .loose();
 export type MessageDelivery = z.output<typeof messageDeliverySchema>;
 
-/** A current review push, channels 19 and 9. */
+/** A current review delivery, channels 19 and 9. */
 export const reviewDeliverySchema = z
   .object({
     hotel_id: idLike,
@@ -95,7 +95,7 @@ export const reviewDeliverySchema = z
   .loose();
 export type ReviewDelivery = z.output<typeof reviewDeliverySchema>;
 
-/** A legacy Airbnb review push: every field optional, the review itself in `review`. */
+/** A legacy Airbnb review delivery: every field optional, the review itself in `review`. */
 export const legacyReviewDeliverySchema = z
   .object({
     message: optionalText,
@@ -133,7 +133,7 @@ export const legacyReviewDeliverySchema = z
   .loose();
 export type LegacyReviewDelivery = z.output<typeof legacyReviewDeliverySchema>;
 
-/** Which kind of push a body is: a current review has `channel_review_id`, a legacy one a `review` object. */
+/** Which kind of delivery a body is: a current review has `channel_review_id`, a legacy one a `review` object. */
 export function classifyDelivery(body: unknown): 'review' | 'legacy-review' | 'message' | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   if ('channel_review_id' in body) return 'review';
