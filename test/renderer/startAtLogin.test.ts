@@ -7,7 +7,7 @@ import { fail, ok } from '@shared/result';
 import { useDesktopStore } from '@renderer/features/desktop/desktopStore';
 import StartAtLoginSection from '@renderer/features/desktop/StartAtLoginSection.vue';
 import { startAtLoginNote } from '@renderer/features/desktop/startAtLoginWords';
-import { useAppStore } from '@renderer/shell/appStore';
+import { useAppStore } from '@renderer/api/appStore';
 import { installFakeApi } from './fakeApi';
 
 const desktop = (over: Partial<StartAtLoginState> = {}): StartAtLoginState => ({

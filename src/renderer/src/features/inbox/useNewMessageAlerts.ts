@@ -3,7 +3,8 @@ import type { ToastMessageOptions } from 'primevue/toast';
 import { onMounted, onUnmounted, watch } from 'vue';
 import { useRouter } from 'vue-router';
 import type { NewMessageEvent } from '@shared/inbox';
-import { useAppStore } from '@renderer/shell/appStore';
+import { useAppStore } from '@renderer/api/appStore';
+import { notifyInBackground } from '@renderer/lib/notifications';
 import { useInboxStore } from './inboxStore';
 
 type AlertToast = ToastMessageOptions & { threadId?: number };
@@ -11,31 +12,6 @@ type AlertToast = ToastMessageOptions & { threadId?: number };
 /** A burst of messages must not bury the window: the newest few stay, one per conversation. */
 const MAX_TOASTS = 3;
 const TOAST_LIFE_MS = 8000;
-
-/** Whether this window may raise browser notifications (browser mode only: Electron's host raises native ones). */
-export function browserNotificationsAvailable(host: string | undefined): boolean {
-  return host === 'browser' && typeof Notification !== 'undefined';
-}
-
-/**
- * Raises a browser notification (browser mode, permission granted) when the window is in the background; a click
- * brings the window forward and calls `open`. The inbox's new messages and the Property screen's notices use it.
- */
-export function notifyInBackground(
-  host: string | undefined,
-  title: string,
-  options: NotificationOptions,
-  open: () => void,
-): void {
-  const watching = document.visibilityState === 'visible' && document.hasFocus();
-  if (watching || !browserNotificationsAvailable(host) || Notification.permission !== 'granted') return;
-  const notification = new Notification(title, options);
-  notification.onclick = () => {
-    window.focus();
-    open();
-    notification.close();
-  };
-}
 
 /**
  * A new guest message gets the owner's attention wherever they are in the app: a toast in the window, and in

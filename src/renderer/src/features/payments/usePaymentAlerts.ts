@@ -3,8 +3,8 @@ import { useToast } from 'primevue/usetoast';
 import { onMounted, onUnmounted } from 'vue';
 import { useRouter } from 'vue-router';
 import type { PaymentLinkEntry } from '@shared/payments';
-import { notifyInBackground } from '@renderer/features/inbox/useNewMessageAlerts';
-import { useAppStore } from '@renderer/shell/appStore';
+import { useAppStore } from '@renderer/api/appStore';
+import { notifyInBackground } from '@renderer/lib/notifications';
 import { usePaymentsStore } from './paymentsStore';
 import { linkForWhom, linkOrderId, linkTitle } from './paymentWords';
 

@@ -3,8 +3,8 @@ import { useToast } from 'primevue/usetoast';
 import { onMounted, onUnmounted } from 'vue';
 import { useRouter } from 'vue-router';
 import type { Notice } from '@shared/notices';
-import { notifyInBackground } from '@renderer/features/inbox/useNewMessageAlerts';
-import { useAppStore } from '@renderer/shell/appStore';
+import { useAppStore } from '@renderer/api/appStore';
+import { notifyInBackground } from '@renderer/lib/notifications';
 import { useNoticesStore } from './noticesStore';
 
 type NoticeToast = ToastMessageOptions & { noticeHotelId?: string };
