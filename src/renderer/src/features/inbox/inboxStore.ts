@@ -14,6 +14,7 @@ import type {
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
+import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
 import { setUnreadCount } from '@renderer/shell/title';
 import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
 
@@ -313,9 +314,11 @@ export const useInboxStore = defineStore('inbox', () => {
   }
 
   // ---- live updates ------------------------------------------------------------------------------------------
-  /** Follows the core's inbox events; returns the function that stops. */
+  /** Follows the core's inbox events, and the outbox's changes (replies on screen); returns the function that stops. */
   function listen(): () => void {
-    return api.on('inbox.changed', (change) => {
+    // The thread or review on screen shows where each of its replies is.
+    const stopOutbox = useOutboxStore().onChanged(refreshOpen);
+    const stopInbox = api.on('inbox.changed', (change) => {
       countsReads(); // newer than any read under way
       counts.value = change.counts;
       if (change.threadId !== null || change.reviewId === null) refreshList();
@@ -324,6 +327,10 @@ export const useInboxStore = defineStore('inbox', () => {
       if (change.threadId !== null && change.threadId === openId.value) void loadThread(change.threadId);
       if (change.reviewId !== null && reviews.value !== null) void loadReviews();
     });
+    return () => {
+      stopInbox();
+      stopOutbox();
+    };
   }
 
   /** Calls `listener` for each new guest message (for the alerts); returns the function that stops. */

@@ -4,13 +4,13 @@ import type { OutboxStatus } from '@shared/outbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
-import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 
 type Decision = 'outbox.retry' | 'outbox.discard' | 'outbox.markSent';
 
 /**
  * Replies on their way to Su: the queue's health for the inbox banner, and the owner's decisions about a reply
- * that did not go out (Retry, Edit, Discard, Mark as sent). Kept live by the core's `outbox.changed` events.
+ * that did not go out (Retry, Edit, Discard, Mark as sent). Kept live by the core's `outbox.changed` events, which
+ * it passes on to the features whose screens show where their items are (`onChanged`).
  */
 export const useOutboxStore = defineStore('outbox', () => {
   const status = shallowRef<OutboxStatus | null>(null);
@@ -23,14 +23,19 @@ export const useOutboxStore = defineStore('outbox', () => {
     if (result.ok && isNewest()) status.value = result.value;
   }
 
+  const changeListeners = new Set<() => void>();
   function listen(): () => void {
-    const inbox = useInboxStore();
     return api.on('outbox.changed', (next) => {
       reads();
       status.value = next;
-      // The thread or review on screen shows where each of its replies is.
-      inbox.refreshOpen();
+      changeListeners.forEach((listener) => listener());
     });
+  }
+
+  /** Calls `listener` after each change the core reports (while `listen` follows them); returns the function that stops. */
+  function onChanged(listener: () => void): () => void {
+    changeListeners.add(listener);
+    return () => changeListeners.delete(listener);
   }
 
   /** Applies a decision to one reply; resolves with the reason it was not possible, or null. */
@@ -45,6 +50,7 @@ export const useOutboxStore = defineStore('outbox', () => {
     status,
     load,
     listen,
+    onChanged,
     retry: (id: number) => decide('outbox.retry', id),
     discard: (id: number) => decide('outbox.discard', id),
     markSent: (id: number) => decide('outbox.markSent', id),
