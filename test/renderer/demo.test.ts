@@ -2,13 +2,15 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import Select from 'primevue/select';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DemoStatus } from '@shared/demo';
 import { fail, ok } from '@shared/result';
 import DemoControls from '@renderer/features/demo/DemoControls.vue';
 import { useDemoStore } from '@renderer/features/demo/demoStore';
+import { DEMO_ROWS } from '@renderer/features/demo/slots';
 import InboxEmpty from '@renderer/features/inbox/InboxEmpty.vue';
 import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
+import { appSections, loadSections } from './appSections';
 import { installFakeApi, settle } from './fakeApi';
 import { paymentLink, paymentsView } from './paymentFixtures';
 
@@ -25,6 +27,8 @@ const running: DemoStatus = {
 const stopped: DemoStatus = { running: false, mainUrl: null, liveMessages: true, properties: [], error: null };
 
 let pinia: Pinia;
+// The controls' payment row is the payments feature's section of them.
+beforeAll(() => loadSections(DEMO_ROWS));
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
@@ -33,7 +37,11 @@ beforeEach(() => {
 function mountControls(status: DemoStatus | null) {
   useDemoStore().status = status;
   return mount(DemoControls, {
-    global: { plugins: [PrimeVue, pinia], stubs: { RouterLink: { template: '<a><slot /></a>' } } },
+    global: {
+      plugins: [PrimeVue, pinia],
+      provide: appSections,
+      stubs: { RouterLink: { template: '<a><slot /></a>' } },
+    },
     attachTo: document.body,
   });
 }

@@ -1,12 +1,12 @@
 import { createPinia } from 'pinia';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRecordRaw } from 'vue-router';
+import { FIRST_PAGE_WAIT_MS } from '@renderer/features/inbox/feature';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import { useRatesStore } from '@renderer/features/rates/ratesStore';
 import { awaitEvents, eventsOpened } from '@renderer/api/link';
 import {
   EVENTS_WAIT_MS,
-  FIRST_PAGE_WAIT_MS,
   FOLLOW_UP_WAIT_MS,
   firstCallsStarted,
   readOnceEventsFlow,

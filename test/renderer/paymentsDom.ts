@@ -3,6 +3,7 @@ import type { Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
+import { appSections } from './appSections';
 
 /** A router that shows nothing, at every address (components link and navigate; tests read where to). */
 export const blankRouter = (): Router =>
@@ -11,12 +12,12 @@ export const blankRouter = (): Router =>
     routes: [{ path: '/:any(.*)*', component: { template: '<div />' } }],
   });
 
-/** Mounts a component in the page with PrimeVue, its toasts, the test's store and a router. */
+/** Mounts a component in the page with PrimeVue, its toasts, the test's store, a router and the app's sections. */
 export const mountIt = <C>(component: C, pinia: Pinia, props: Record<string, unknown> = {}, router = blankRouter()) =>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   mount(component as any, {
     props,
-    global: { plugins: [PrimeVue, ToastService, pinia, router] },
+    global: { plugins: [PrimeVue, ToastService, pinia, router], provide: appSections },
     attachTo: document.body,
   });
 

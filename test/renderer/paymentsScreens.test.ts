@@ -1,23 +1,27 @@
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ThreadDetail } from '@shared/inbox';
 import type { PaymentLinkEntry } from '@shared/payments';
 import { fail, ok } from '@shared/result';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
 import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
 import { DRAFT_DELAY_MS } from '@renderer/features/inbox/replies/useDraft';
+import { REPLY_TOOLS } from '@renderer/features/inbox/slots';
 import PartnerAccounts from '@renderer/features/payments/PartnerAccounts.vue';
 import PaymentLedger from '@renderer/features/payments/PaymentLedger.vue';
 import PaymentsView from '@renderer/features/payments/PaymentsView.vue';
 import { usePaymentsStore } from '@renderer/features/payments/paymentsStore';
 import ThreadPayments from '@renderer/features/payments/ThreadPayments.vue';
 import TransactionDialog from '@renderer/features/payments/TransactionDialog.vue';
+import { loadSections } from './appSections';
 import { installFakeApi } from './fakeApi';
 import { paymentLink, paymentsView } from './paymentFixtures';
 import { $, blankRouter, byText, click, mountIt as mountWith, type } from './paymentsDom';
 
 let pinia: Pinia;
+// The reply box's Payment link is the payments feature's section of it.
+beforeAll(() => loadSections(REPLY_TOOLS));
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);

@@ -9,7 +9,7 @@ import ReplyComposer from '@renderer/features/inbox/replies/ReplyComposer.vue';
 import ReplyEditor from '@renderer/features/inbox/replies/ReplyEditor.vue';
 import { checkReply } from '@renderer/features/inbox/replies/replyCheck';
 import { useInboxStore } from '@renderer/features/inbox/inboxStore';
-import QuarantineBanner from '@renderer/features/intake/QuarantineBanner.vue';
+import QuarantineBanner from '@renderer/features/inbox/QuarantineBanner.vue';
 import SavedRepliesMenu from '@renderer/features/savedReplies/SavedRepliesMenu.vue';
 import SavedReplyForm from '@renderer/features/savedReplies/SavedReplyForm.vue';
 import { installFakeApi } from './fakeApi';

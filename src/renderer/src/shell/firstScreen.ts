@@ -1,12 +1,8 @@
 import type { Pinia } from 'pinia';
 import type { RouteLocationResolved, Router } from 'vue-router';
-import { callEarly, firstCallsAnswered } from '@renderer/api';
+import { firstCallsAnswered } from '@renderer/api';
 import { firstEventsOpen } from '@renderer/api/link';
-import { useInboxStore } from '@renderer/features/inbox/inboxStore';
-import { RATES_PROPERTY_KEY } from '@renderer/features/rates/ratesProperty';
-
-/** How long the inbox's first navigation waits for its first page before it shows the placeholders. */
-export const FIRST_PAGE_WAIT_MS = 400;
+import { FEATURES } from './features';
 
 /** How long the shell's mount waits for the first screen's calls that follow an answer (see firstCallsStarted). */
 export const FOLLOW_UP_WAIT_MS = 150;
@@ -24,13 +20,6 @@ export function firstCallsStarted(): Promise<unknown> {
   return Promise.race([followUps, cap]).finally(() => clearTimeout(timer));
 }
 
-/** What the rates calendar shows of a property, asked for early. */
-function ratesOf(hotelId: string) {
-  callEarly('rates.book', { hotelId });
-  callEarly('rates.history', { hotelId });
-  callEarly('rates.draft', { hotelId });
-}
-
 /** The route the address names, past its redirects ('/' and unknown addresses open the inbox). */
 function addressedRoute(router: Router, path: string): RouteLocationResolved {
   let resolved = router.resolve(path);
@@ -44,10 +33,10 @@ function addressedRoute(router: Router, path: string): RouteLocationResolved {
 
 /**
  * Starts what the screen the address names needs, before the app mounts (bench/RESULTS.md, "First screen"): its code
- * (the router would only ask for it once the shell has mounted and its navigation has begun) and its first data:
- * the inbox's first page of threads, the rates calendar's properties and book. The session proof is already under
- * way (the API client asks for it when created), so the calls follow as soon as it is answered. Returns the route's
- * name, for the tests.
+ * (the router would only ask for it once the shell has mounted and its navigation has begun) and its first data, as
+ * each feature asks for it (`firstScreen`: the inbox's first page of threads, the rates calendar's properties and
+ * book). The session proof is already under way (the API client asks for it when created), so the calls follow as
+ * soon as it is answered. Returns the route's name, for the tests.
  */
 export function startFirstScreen(router: Router, pinia: Pinia, path = window.location.hash.slice(1) || '/'): string {
   const route = addressedRoute(router, path);
@@ -56,32 +45,10 @@ export function startFirstScreen(router: Router, pinia: Pinia, path = window.loc
     // A lazy screen: its loader, the same one the router calls (the module loads once).
     if (typeof load === 'function') void (load as () => Promise<unknown>)().catch(() => {});
   }
-  if (route.name === 'inbox' || route.name === 'thread') {
-    const inbox = useInboxStore(pinia);
-    if (inbox.total === null && !inbox.listLoading) {
-      const firstPage = inbox.loadList();
-      // The list is drawn once, with its rows, rather than as placeholders first and again when the rows come (two
-      // renders of the screen where one does): the first navigation waits for the first page, or FIRST_PAGE_WAIT_MS.
-      const stop = router.beforeResolve(async () => {
-        stop();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([firstPage, new Promise((resolve) => (timer = setTimeout(resolve, FIRST_PAGE_WAIT_MS)))]);
-        clearTimeout(timer);
-      });
-    }
-  }
-  if (route.path === '/rates') {
-    // The calendar's first data, asked for while its code loads (the rates store takes the answers with callOnce):
-    // the properties and, for an owner coming back, the book, history and draft of the property shown last time, or
-    // else of the first one once the properties are there.
-    const properties = callEarly('rates.properties', {});
-    const remembered = localStorage.getItem(RATES_PROPERTY_KEY);
-    if (remembered) ratesOf(remembered);
-    else
-      followUps = properties
-        .then((result) => result.ok && result.value[0] && ratesOf(result.value[0].hotelId))
-        .catch(() => {});
-  }
+  const started = FEATURES.map((feature) =>
+    'firstScreen' in feature ? feature.firstScreen({ route, router, pinia }) : undefined,
+  );
+  followUps = Promise.allSettled(started);
   return String(route.name ?? route.path);
 }
 

@@ -1,63 +1,64 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type Router } from 'vue-router';
+import type { Feature, NavEntry } from '@renderer/lib/feature';
+import type { Sections } from '@renderer/lib/sections';
+import { FEATURES } from './features';
+import { sections } from './sections';
 import { setScreenTitle } from './title';
 
-/** What a screen shows in the navigation. Only screens that exist are listed. */
+/** What a screen shows in the navigation (its route's meta). Only screens that exist are listed. */
 export interface NavMeta {
   title: string;
   icon: string;
+}
+
+type Lazy = () => Promise<unknown>;
+
+/** The navigation entries of these features, in the sidebar's order. */
+export function navEntries(features: readonly Feature[]): NavEntry[] {
+  return features.flatMap((f) => (f.nav ? [f.nav] : [])).sort((a, b) => a.order - b.order);
+}
+
+/**
+ * A feature's route records as the app uses them: the one its navigation entry opens carries the entry's title and
+ * icon, and a screen that draws slots (`meta.sections`) loads their sections' code with its own.
+ */
+function screenRoutes(feature: Feature, all: Sections): RouteRecordRaw[] {
+  const copy = (record: RouteRecordRaw, slots = record.meta?.sections): RouteRecordRaw => {
+    const nav = feature.nav && record.path === feature.nav.path ? feature.nav : null;
+    const load = record.component as Lazy | undefined;
+    return {
+      ...record,
+      ...(nav ? { meta: { ...record.meta, title: nav.title, icon: nav.icon } } : {}),
+      ...(load && slots?.length
+        ? { component: () => Promise.all([load(), all.load(...slots)]).then(([module]) => module) }
+        : {}),
+      ...(record.children
+        ? { children: record.children.map((child) => copy(child, child.meta?.sections ?? slots)) }
+        : {}),
+    } as RouteRecordRaw;
+  };
+  return (feature.routes ?? []).map((record) => copy(record));
+}
+
+/**
+ * The app's routes, built from a feature list: each feature's screens, those with a navigation entry first in the
+ * sidebar's order; the first entry is the home screen ('/' and unknown addresses open it).
+ */
+export function routesOf(features: readonly Feature[], all: Sections = sections): RouteRecordRaw[] {
+  const home = navEntries(features)[0]?.path ?? '/';
+  const byNav = [...features].sort((a, b) => (a.nav?.order ?? Infinity) - (b.nav?.order ?? Infinity));
+  return [
+    { path: '/', redirect: home },
+    ...byNav.flatMap((feature) => screenRoutes(feature, all)),
+    { path: '/:pathMatch(.*)*', redirect: home },
+  ];
 }
 
 // Each screen is its own chunk, loaded when the owner first opens it: the first screen waits only for the shell and
 // its own code (bench/RESULTS.md, "First screen"). The router keeps the previous screen on view until the next one
 // has loaded, so nothing half-drawn shows meanwhile; a screen's code starts loading when the owner points at its
 // link (preloadScreen).
-const InboxView = () => import('@renderer/features/inbox/InboxView.vue');
-const RatesView = () => import('@renderer/features/rates/RatesView.vue');
-const PropertyView = () => import('@renderer/features/property/PropertyView.vue');
-const PaymentsView = () => import('@renderer/features/payments/PaymentsView.vue');
-const ConnectionView = () => import('@renderer/features/connection/ConnectionView.vue');
-
-export const routes: RouteRecordRaw[] = [
-  { path: '/', redirect: '/inbox' },
-  {
-    // One screen, three addresses: the thread list, an open thread (a notification opens it), and the reviews.
-    path: '/inbox',
-    meta: { title: 'Inbox', icon: 'pi pi-inbox' } satisfies NavMeta,
-    children: [
-      { path: '', name: 'inbox', component: InboxView },
-      { path: ':threadId(\\d+)', name: 'thread', component: InboxView },
-      { path: 'reviews/:reviewId(\\d+)?', name: 'reviews', component: InboxView },
-    ],
-  },
-  {
-    path: '/rates',
-    component: RatesView,
-    meta: { title: 'Rates & availability', icon: 'pi pi-calendar' } satisfies NavMeta,
-  },
-  {
-    // One screen: the property and the tab are in the address (a notice's alert opens its property's notices).
-    path: '/property',
-    meta: { title: 'Property', icon: 'pi pi-building' } satisfies NavMeta,
-    children: [
-      { path: ':hotelId?/:tab(details|facilities|notices|photos)?', name: 'property', component: PropertyView },
-    ],
-  },
-  {
-    // One screen: a link in the address (a paid alert opens it) is brought into view in the ledger.
-    path: '/payments',
-    meta: { title: 'Payments', icon: 'pi pi-credit-card' } satisfies NavMeta,
-    children: [
-      { path: '', name: 'payments', component: PaymentsView },
-      { path: ':linkId(\\d+)', name: 'payment', component: PaymentsView },
-    ],
-  },
-  {
-    path: '/connection',
-    component: ConnectionView,
-    meta: { title: 'Connection', icon: 'pi pi-link' } satisfies NavMeta,
-  },
-  { path: '/:pathMatch(.*)*', redirect: '/inbox' },
-];
+export const routes: RouteRecordRaw[] = routesOf(FEATURES);
 
 /**
  * Loads a screen's code before it is opened: when the pointer comes over its link in the navigation or the link gets
@@ -67,7 +68,7 @@ export function preloadScreen(path: string): void {
   for (const record of routes) {
     if (record.path !== path) continue;
     const loaders = [record.component, ...(record.children ?? []).map((child) => child.component)];
-    for (const load of loaders) if (typeof load === 'function') void (load as () => Promise<unknown>)().catch(() => {});
+    for (const load of loaders) if (typeof load === 'function') void (load as Lazy)().catch(() => {});
   }
 }
 

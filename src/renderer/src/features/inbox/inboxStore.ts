@@ -15,7 +15,6 @@ import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
-import { setUnreadCount } from '@renderer/shell/title';
 import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
 
 export type ChannelFilter = 'all' | MessagingChannel;
@@ -38,7 +37,6 @@ const pageIsSeen = () => document.visibilityState === 'visible';
 export const useInboxStore = defineStore('inbox', () => {
   const counts = ref<InboxCounts | null>(null);
   const unreadTotal = computed(() => (counts.value ? counts.value.unreadThreads + counts.value.unreadReviews : 0));
-  watch(unreadTotal, (n) => setUnreadCount(n), { immediate: true });
 
   // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
   const countsReads = latestOnly();
