@@ -76,11 +76,11 @@ function layers(side) {
  * boundaries' policies: a folder of the order may not import a folder after it, nor a composition root (`roots.to`:
  * the modules that import every feature).
  */
-function oneWay(type, order, roots = {}) {
+function oneWay(type, order, roots = {}, reach = "through the core's bus or the contract") {
   const layered = order.map((name, i) => ({
     from: { element: { type, captured: { name } } },
     disallow: { to: { element: { type, captured: { name: `{${order.slice(i + 1).join(',')},}` } } } },
-    message: `${name} may import only the folders before it (${order.slice(0, i).join(', ') || 'none'}): dependencies point one way, and a feature reaches a later one through the core's bus or the contract.`,
+    message: `${name} may import only the folders before it (${order.slice(0, i).join(', ') || 'none'}): dependencies point one way, and a feature reaches a later one ${reach}.`,
   }));
   if (!roots.to) return layered;
   return [
@@ -224,10 +224,15 @@ export default tseslint.config(
               what: 'src/main/core.ts, features.ts and schema.ts',
             }),
             ...(rendererLayers
-              ? oneWay('renderer', rendererLayers, {
-                  to: { element: { type: 'renderer', captured: { name: 'shell' } } },
-                  what: 'The shell and its feature list',
-                })
+              ? oneWay(
+                  'renderer',
+                  rendererLayers,
+                  {
+                    to: { element: { type: 'renderer', captured: { name: 'shell' } } },
+                    what: 'The shell and its feature list',
+                  },
+                  "through a slot of the earlier feature's screen (lib/sections.ts) or its store",
+                )
               : []),
           ],
         },

@@ -40,3 +40,25 @@ describe('dependencies point one way between the core’s folders', () => {
     );
   }, 30_000);
 });
+
+describe('dependencies point one way between the renderer’s folders', () => {
+  it('a feature may import one listed before it in the shell’s list, not one after it', async () => {
+    const earlier =
+      "import { useOutboxStore } from '@renderer/features/outbox/outboxStore';\nexport const probe = useOutboxStore;\n";
+    expect(await boundaryErrors('src/renderer/src/features/inbox/lintProbe.ts', earlier)).toEqual([]);
+    const later =
+      "import { useInboxStore } from '@renderer/features/inbox/inboxStore';\nexport const probe = useInboxStore;\n";
+    const [message] = await boundaryErrors('src/renderer/src/features/outbox/lintProbe.ts', later);
+    expect(message).toMatch(/^outbox may import only the folders before it .*through a slot of the earlier feature/);
+  }, 30_000);
+
+  it('the shared pieces import no feature, and no feature imports the shell', async () => {
+    const feature =
+      "import { useRatesStore } from '@renderer/features/rates/ratesStore';\nexport const probe = useRatesStore;\n";
+    expect(await boundaryErrors('src/renderer/src/ui/lintProbe.ts', feature)).toHaveLength(1);
+    const shell = "import { FEATURES } from '@renderer/shell/features';\nexport const probe = FEATURES;\n";
+    expect(await boundaryErrors('src/renderer/src/features/payments/lintProbe.ts', shell)).toEqual([
+      expect.stringMatching(/The shell and its feature list put every feature together/),
+    ]);
+  }, 30_000);
+});
