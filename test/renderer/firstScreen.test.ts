@@ -193,6 +193,25 @@ describe('the first screen of a new tab', () => {
   });
 });
 
+describe('an address followed while the first screen is drawn', () => {
+  it('is where the window goes once the inbox has its first page (the router hears no address before)', async () => {
+    spyOnScreens();
+    const fake = installFakeApi();
+    const router = createAppRouter();
+    startFirstScreen(router, createPinia(), '/inbox');
+    let navigated = false;
+    void router.push('/inbox').then(() => (navigated = true)); // the first navigation, as the shell's mount starts it
+    await settle();
+    // Meanwhile the owner follows a link to the Connection screen (the address changes, the first screen still waits).
+    window.location.hash = '#/connection';
+    window.dispatchEvent(new Event('hashchange'));
+    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, offset: 0, threads: [] } });
+    await vi.waitFor(() => expect(navigated).toBe(true));
+    await vi.waitFor(() => expect(router.currentRoute.value.path).toBe('/connection'));
+    restore();
+  });
+});
+
 describe('the shell reads once the core events reach the page', () => {
   afterEach(() => eventsOpened());
   const calls = () => {

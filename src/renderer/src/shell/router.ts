@@ -81,7 +81,25 @@ export function createAppRouter(): Router {
   const router = createRouter({ history: createWebHashHistory(), routes });
   router.afterEach((to) => setScreenTitle((to.meta as Partial<NavMeta>).title ?? null));
   router.afterEach((to) => to.hash && scrollToSection(to.hash.slice(1)));
+  followAddressesDuringStart(router);
   return router;
+}
+
+/**
+ * The router hears the address change only once its first navigation is done, and that one may wait a while (the
+ * inbox's waits for its first page): an address followed meanwhile (a link, a notification opening a conversation,
+ * the owner typing it) would be lost, the window showing the first screen under the address of another. The last
+ * such address is kept, and the router goes there once its first navigation is done.
+ */
+function followAddressesDuringStart(router: Router): void {
+  let followed: string | null = null;
+  const remember = () => (followed = window.location.hash.slice(1) || null);
+  window.addEventListener('hashchange', remember);
+  const done = () => {
+    window.removeEventListener('hashchange', remember);
+    if (followed && followed !== router.currentRoute.value.fullPath) void router.replace(followed);
+  };
+  void router.isReady().then(done, done);
 }
 
 /**
