@@ -1,19 +1,16 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import { localToday } from '@shared/dates';
-import {
-  dropPastDays,
-  type RateBookView,
-  type RatePreview,
-  type RatePushRecord,
-  type RateRevertPreview,
-} from '@shared/rates';
+import { dropPastDays, type RateBookView, type RatePushRecord } from '@shared/rates';
 import type { RuleEdit } from '@shared/ratesComposer';
 import { type PropertySetup, type PropertySetupInput } from '@shared/rateSetups';
 import type { AppError } from '@shared/result';
 import { api, callOnce } from '@renderer/api';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
 import { latestOnly } from '@renderer/lib/latestOnly';
+import { createDraftSaver } from '@renderer/ui/reviewedChange/draftSaver';
+import { createSendFlow, failed, NOT_PREVIEWED } from '@renderer/ui/reviewedChange/sendFlow';
+import type { Decision } from '@renderer/ui/reviewedChange/types';
 
 import { RATES_PROPERTY_KEY as PROPERTY_KEY } from './ratesProperty';
 /** How long the draft's name waits after the last keystroke before it is saved. */
@@ -37,14 +34,30 @@ export const useRatesStore = defineStore('rates', () => {
   const book = shallowRef<RateBookView | null>(null);
   const bookError = shallowRef<AppError | null>(null);
   const draft = shallowRef<Draft>({ name: '', edits: [] });
-  const draftState = ref<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const draftError = shallowRef<AppError | null>(null);
-  const preview = shallowRef<RatePreview | null>(null);
-  const previewError = shallowRef<AppError | null>(null);
   const history = shallowRef<RatePushRecord[] | null>(null);
   const historyError = shallowRef<AppError | null>(null);
+
+  // The draft is saved at every change (a rename once typing pauses), one save at a time and in order; a saved
+  // draft asks for its preview.
+  const saver = createDraftSaver(async () => {
+    const id = hotelId.value;
+    if (!id) return null;
+    const snapshot = draft.value;
+    // Past midnight, yesterday's days cannot be saved (nor sent): they are left out.
+    const edits = dropPastDays(snapshot.edits, localToday());
+    const result = await api['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits });
+    if (result.ok && id === hotelId.value && draft.value === snapshot) await refreshPreview();
+    return result.ok ? null : result.error;
+  }, NAME_DELAY_MS);
+  // The draft's push: previewed, then sent with the preview's fingerprint (only what the owner looked at goes out).
+  const pushes = createSendFlow({
+    scope: () => hotelId.value,
+    key: (id) => id,
+    preview: (id) => api['rates.preview']({ hotelId: id }),
+    send: (id, fingerprint, confirmed) => api['rates.push']({ hotelId: id, confirmed, fingerprint }),
+  });
   /** The push (or revert) started from this screen, whose progress the pending bar reports. */
-  const lastPushId = ref<number | null>(null);
+  const lastPushId = pushes.lastPushId;
   const lastPush = computed(() => history.value?.find((p) => p.id === lastPushId.value) ?? null);
 
   // ---- properties ------------------------------------------------------------------------------------------------
@@ -81,13 +94,11 @@ export const useRatesStore = defineStore('rates', () => {
     if (id === hotelId.value && !reload) return;
     if (id !== hotelId.value) {
       await flushName();
+      saver.cancel();
       book.value = null;
       history.value = null;
-      preview.value = null;
       draft.value = { name: '', edits: [] };
-      draftState.value = 'idle';
-      draftError.value = null;
-      lastPushId.value = null;
+      pushes.reset();
     }
     hotelId.value = id;
     if (id) localStorage.setItem(PROPERTY_KEY, id);
@@ -126,151 +137,91 @@ export const useRatesStore = defineStore('rates', () => {
   }
 
   // Each saved change asks for a preview: only the newest one counts, and emptying the draft outdates any on its way.
-  const previewLoads = latestOnly();
-  async function refreshPreview(id: string) {
-    const isNewest = previewLoads();
-    if (draft.value.edits.length === 0) {
-      preview.value = null;
-      previewError.value = null;
-      return;
-    }
-    const result = await api['rates.preview']({ hotelId: id });
-    if (id !== hotelId.value || !isNewest()) return; // another property, or a newer preview is on its way
-    if (result.ok) preview.value = result.value;
-    previewError.value = result.ok ? null : result.error;
+  function refreshPreview(): Promise<void> {
+    if (draft.value.edits.length > 0) return pushes.refresh();
+    pushes.clear();
+    return Promise.resolve();
   }
 
   // ---- the draft ---------------------------------------------------------------------------------------------------
-  // Saves go one at a time and in order; each sends the whole draft as it was when the change was made.
-  let chain: Promise<void> = Promise.resolve();
-  let nameTimer: ReturnType<typeof setTimeout> | null = null;
-
-  function persist(): Promise<void> {
-    const id = hotelId.value;
-    if (!id) return chain;
-    const snapshot = draft.value;
-    draftState.value = 'saving';
-    chain = chain.then(async () => {
-      // Past midnight, yesterday's days cannot be saved (nor sent): they are left out.
-      const edits = dropPastDays(snapshot.edits, localToday());
-      const result = await api['rates.saveDraft']({ hotelId: id, name: snapshot.name, edits });
-      if (id !== hotelId.value || draft.value !== snapshot) return; // a newer change is on its way
-      draftState.value = result.ok ? 'saved' : 'failed';
-      draftError.value = result.ok ? null : result.error;
-      if (result.ok) await refreshPreview(id);
-    });
-    return chain;
-  }
-
   // Loads overlap (a push moves through queued, sending, sent in quick succession): only the newest one counts,
   // and none that started before the owner's latest change.
   const draftLoads = latestOnly();
-  let localChanges = 0;
 
   async function reloadDraft(id: string) {
     const isNewest = draftLoads();
-    const changes = localChanges;
-    await chain;
+    const mark = saver.mark();
+    await saver.settled();
     const result = await callOnce('rates.draft', { hotelId: id });
     // Stale if another property is on screen, a newer load started, the owner changed the draft meanwhile, or a
     // rename is still waiting to be saved.
-    if (id !== hotelId.value || !isNewest() || changes !== localChanges || nameTimer) return;
+    if (id !== hotelId.value || !isNewest() || saver.editedSince(mark)) return;
     if (!result.ok) {
-      draftState.value = 'failed';
-      draftError.value = result.error;
+      saver.state.value = 'failed';
+      saver.error.value = result.error;
       return;
     }
     // The core hands the draft back without days that have passed.
     draft.value = { name: result.value.name, edits: result.value.edits as RuleEdit[] };
-    await refreshPreview(id);
+    await refreshPreview();
   }
 
   function addEdit(edit: RuleEdit): Promise<void> {
-    localChanges++;
     draft.value = { ...draft.value, edits: [...draft.value.edits, edit] };
-    return persist();
+    return saver.changedNow();
   }
 
   function removeEdit(index: number): Promise<void> {
-    localChanges++;
     draft.value = { ...draft.value, edits: draft.value.edits.filter((_, i) => i !== index) };
-    return persist();
+    return saver.changedNow();
   }
 
   /** Renames the draft; saved once typing pauses. */
   function rename(name: string) {
-    localChanges++;
     draft.value = { ...draft.value, name };
-    if (nameTimer) clearTimeout(nameTimer);
-    draftState.value = 'saving';
-    nameTimer = setTimeout(() => void flushName(), NAME_DELAY_MS);
+    saver.changed();
   }
 
-  function flushName(): Promise<void> {
-    if (!nameTimer) return chain;
-    clearTimeout(nameTimer);
-    nameTimer = null;
-    return persist();
-  }
+  const flushName = (): Promise<void> => saver.flush();
 
   function discardDraft(): Promise<void> {
-    localChanges++;
-    if (nameTimer) clearTimeout(nameTimer);
-    nameTimer = null;
     draft.value = { name: '', edits: [] };
-    return persist();
+    return saver.changedNow();
   }
 
   // ---- push, revert, and decisions about a push that failed ---------------------------------------------------
-  /** Said when a push or revert is asked for before its preview was shown: the preview is loaded, nothing is sent. */
-  const notPreviewed: AppError = {
-    code: 'preview_stale',
-    message: 'Look at the preview first: nothing was sent.',
-    retryable: false,
-  };
-
   async function afterPush(id: string, pushId: number) {
     lastPushId.value = pushId;
     await Promise.all([loadBook(id), loadHistory(id)]);
-    await refreshPreview(id);
+    await refreshPreview();
   }
 
+  /** Pushes the draft as previewed; with no preview shown yet, it is drawn and nothing is sent. */
   async function push(confirmed: boolean): Promise<AppError | null> {
     const id = hotelId.value;
     if (!id) return null;
     await flushName();
-    // Only what the owner previewed may go out: the core refuses if the request is no longer that one. With no
-    // preview shown yet, it is loaded first and nothing is sent until the owner looked at it.
-    const fingerprint = preview.value?.fingerprint;
-    if (!fingerprint) {
-      await refreshPreview(id);
-      return previewError.value ?? notPreviewed;
-    }
-    const result = await api['rates.push']({ hotelId: id, confirmed, fingerprint });
-    if (!result.ok) return result.error;
-    await afterPush(id, result.value.pushId);
+    const outcome = await pushes.send(confirmed);
+    if (failed(outcome)) return outcome;
+    await afterPush(id, outcome.pushId);
     return null;
   }
 
   // ---- revert: previewed and confirmed like a push ----------------------------------------------------------------
-  const revertPreview = shallowRef<RateRevertPreview | null>(null);
-  const revertPreviewError = shallowRef<AppError | null>(null);
-  /** The push whose revert `revertPreview` shows. */
-  let revertPreviewOf: number | null = null;
-  const revertLoads = latestOnly();
+  /** The push whose revert is previewed. */
+  const revertOf = ref<number | null>(null);
+  const reverts = createSendFlow({
+    scope: () => revertOf.value,
+    key: String,
+    preview: (pushId) => api['rates.revertPreview']({ pushId }),
+    send: (pushId, fingerprint, confirmed) => api['rates.revert']({ pushId, confirmed, fingerprint }),
+  });
 
   /** What reverting the push would send, for the preview dialog. */
   async function previewRevert(pushId: number): Promise<void> {
-    const isNewest = revertLoads();
-    revertPreview.value = null;
-    revertPreviewError.value = null;
-    revertPreviewOf = null;
-    const result = await api['rates.revertPreview']({ pushId });
-    if (!isNewest()) return;
-    if (result.ok) {
-      revertPreview.value = result.value;
-      revertPreviewOf = pushId;
-    } else revertPreviewError.value = result.error;
+    revertOf.value = pushId;
+    reverts.clear();
+    await reverts.refresh();
   }
 
   /**
@@ -281,15 +232,14 @@ export const useRatesStore = defineStore('rates', () => {
     const id = hotelId.value;
     if (!id) return null;
     // Never without its preview: with none shown for this push, it is loaded first and nothing is sent yet.
-    const fingerprint = revertPreviewOf === pushId ? revertPreview.value?.fingerprint : undefined;
-    if (!fingerprint) {
+    if (revertOf.value !== pushId || !reverts.preview.value) {
       await previewRevert(pushId);
-      return revertPreviewError.value ?? notPreviewed;
+      return reverts.previewError.value ?? NOT_PREVIEWED;
     }
-    const result = await api['rates.revert']({ pushId, confirmed, fingerprint });
-    if (!result.ok) return result.error;
-    await afterPush(id, result.value.pushId);
-    const { keptLater, past } = result.value;
+    const outcome = await reverts.send(confirmed);
+    if (failed(outcome)) return outcome;
+    await afterPush(id, outcome.pushId);
+    const { keptLater, past } = outcome;
     return [
       'Revert queued.',
       keptLater
@@ -301,7 +251,8 @@ export const useRatesStore = defineStore('rates', () => {
       .join(' ');
   }
 
-  async function decide(decision: 'retry' | 'discard' | 'markSent', record: RatePushRecord): Promise<AppError | null> {
+  /** Retry, Discard or Mark sent of a push that did not go through: the outbox decides, the screen follows. */
+  async function decide(decision: Decision, record: RatePushRecord): Promise<AppError | null> {
     const error = await useOutboxStore()[decision](record.outboxId);
     if (hotelId.value) await refresh(hotelId.value);
     return error;
@@ -331,10 +282,10 @@ export const useRatesStore = defineStore('rates', () => {
     book,
     bookError,
     draft,
-    draftState,
-    draftError,
-    preview,
-    previewError,
+    draftState: saver.state,
+    draftError: saver.error,
+    preview: pushes.preview,
+    previewError: pushes.previewError,
     history,
     historyError,
     lastPushId,
@@ -344,15 +295,13 @@ export const useRatesStore = defineStore('rates', () => {
     rename,
     flushName,
     discardDraft,
-    refreshPreview: () => (hotelId.value ? refreshPreview(hotelId.value) : Promise.resolve()),
+    refreshPreview,
     push,
-    revertPreview,
-    revertPreviewError,
+    revertPreview: reverts.preview,
+    revertPreviewError: reverts.previewError,
     previewRevert,
     revert,
-    retry: (record: RatePushRecord) => decide('retry', record),
-    discard: (record: RatePushRecord) => decide('discard', record),
-    markSent: (record: RatePushRecord) => decide('markSent', record),
+    decide,
     dismissPush: () => (lastPushId.value = null),
     listen,
   };
