@@ -13,8 +13,7 @@ import {
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
-import { createDraftSaver } from '../push/draftSaver';
-import { createPushFlow } from '../push/pushFlow';
+import { createPropertyDraft } from '../push/propertyDraft';
 
 /** An error's field messages by form field (Su and the gateway name request paths: `physical_address.city_name`). */
 export function errorsByField(error: AppError | null | undefined): Record<string, string> {
@@ -45,20 +44,19 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
   const showAll = ref(false);
   /** Fields edited since Su's refusal or the last send's error arrived: that message no longer applies. */
   const edited = ref(new Set<string>());
-  const sendError = shallowRef<AppError | null>(null);
 
-  const saver = createDraftSaver(async () => {
-    const id = hotelId.value;
-    if (!id) return null;
-    const snapshot = form.value;
-    const result = await api['property.saveDetailsDraft']({ hotelId: id, form: snapshot });
-    if (result.ok && id === hotelId.value) view.value = result.value;
-    return result.ok ? null : result.error;
+  const part = createPropertyDraft({
+    scope: () => (hotelId.value ? { section: 'details', hotelId: hotelId.value, roomId: null } : null),
+    save: async () => {
+      const id = hotelId.value;
+      if (!id) return null;
+      const result = await api['property.saveDetailsDraft']({ hotelId: id, form: form.value });
+      if (result.ok && id === hotelId.value) view.value = result.value;
+      return result.ok ? null : result.error;
+    },
+    load: () => load(),
   });
-  const flow = createPushFlow(
-    () => (hotelId.value ? { section: 'details', hotelId: hotelId.value, roomId: null } : null),
-    () => saver.flush(),
-  );
+  const { saver, sendError } = part;
 
   const validation = computed(() => (hotelId.value ? detailsRequest(hotelId.value, form.value) : null));
   const recordForm = computed(() => (view.value?.record ? detailsFormOf(view.value.record) : emptyDetailsForm()));
@@ -100,14 +98,11 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
   /** Shows a property's details (what waits to be saved for the one before is saved first). */
   async function open(id: string): Promise<void> {
     if (id !== hotelId.value) {
-      await saver.flush();
-      saver.cancel();
+      await part.leave();
       view.value = null;
       form.value = emptyDetailsForm();
       touched.value = new Set();
       showAll.value = false;
-      sendError.value = null;
-      flow.reset();
       hotelId.value = id;
     }
     await load();
@@ -125,34 +120,15 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
   }
 
   async function discardDraft(): Promise<AppError | null> {
-    const id = hotelId.value;
-    if (!id) return null;
-    saver.cancel();
-    const result = await api['property.discardDraft']({ section: 'details', hotelId: id });
     touched.value = new Set();
     showAll.value = false;
-    flow.clear();
-    await load();
-    return result.ok ? null : result.error;
+    return part.discardDraft();
   }
 
   /** Opens the preview: every field's problem shows from now on. */
   function openPreview(): void {
     showAll.value = true;
-    flow.dialogOpen.value = true;
-  }
-
-  /** Sends the previewed request (a details push creates nothing: there is nothing to confirm). */
-  async function send(_confirmed = false): Promise<AppError | null> {
-    sendError.value = null;
-    const outcome = await flow.send(false);
-    if ('code' in outcome) {
-      sendError.value = outcome;
-      return outcome;
-    }
-    flow.clear();
-    await load();
-    return null;
+    part.dialogOpen.value = true;
   }
 
   return {
@@ -166,24 +142,14 @@ export const useDetailsStore = defineStore('propertyDetails', () => {
     changed,
     pending,
     refusal,
-    saveState: saver.state,
-    saveError: saver.error,
-    flush: saver.flush,
-    preview: flow.preview,
-    previewError: flow.previewError,
-    previewLoading: flow.loading,
-    dialogOpen: flow.dialogOpen,
-    lastPushId: flow.lastPushId,
-    dismissPush: () => (flow.lastPushId.value = null),
-    closePreview: () => (flow.dialogOpen.value = false),
-    refreshPreview: flow.refresh,
-    sendError,
+    ...part.exposed,
+    /** Sends the previewed request (a details push creates nothing: there is nothing to confirm). */
+    send: (_confirmed = false) => part.send(false),
     open,
     load,
     set,
     touch,
     discardDraft,
     openPreview,
-    send,
   };
 });

@@ -4,8 +4,7 @@ import { sameJson, type ChannelIds, type FacilitiesView, type FacilityEntry } fr
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
-import { createDraftSaver } from '../push/draftSaver';
-import { createPushFlow, scopeKey } from '../push/pushFlow';
+import { createPropertyDraft, scopeKey } from '../push/propertyDraft';
 import { liveProblems } from './facilityEdit';
 
 /**
@@ -45,24 +44,27 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
   const view = shallowRef<FacilitiesView | null>(null);
   const viewError = shallowRef<AppError | null>(null);
   const draft = shallowRef<FacilityEntry[]>([]);
-  const sendError = shallowRef<AppError | null>(null);
   const scope = () =>
     hotelId.value ? { section: 'facilities' as const, hotelId: hotelId.value, roomId: roomId.value } : null;
 
-  const saver = createDraftSaver(async () => {
-    const at = scope();
-    if (!at) return null;
-    const result = await api['property.saveFacilitiesDraft']({
-      hotelId: at.hotelId,
-      roomId: at.roomId,
-      draft: draft.value,
-    });
-    if (result.ok && scopeKey(scope()) === scopeKey(at)) view.value = result.value;
-    // A preview on screen follows the draft: its creates and problems are about what is typed now.
-    if (result.ok && flow.preview.value) void flow.refresh();
-    return result.ok ? null : result.error;
+  const part = createPropertyDraft({
+    scope,
+    save: async () => {
+      const at = scope();
+      if (!at) return null;
+      const result = await api['property.saveFacilitiesDraft']({
+        hotelId: at.hotelId,
+        roomId: at.roomId,
+        draft: draft.value,
+      });
+      if (result.ok && scopeKey(scope()) === scopeKey(at)) view.value = result.value;
+      // A preview on screen follows the draft: its creates and problems are about what is typed now.
+      if (result.ok && flow.preview.value) void flow.refresh();
+      return result.ok ? null : result.error;
+    },
+    load: () => load(),
   });
-  const flow = createPushFlow(scope, () => saver.flush());
+  const { saver, flow, sendError } = part;
 
   const channelIds = computed<ChannelIds | null>(() => view.value?.channelIds ?? null);
   /** The Booking.com ids this scope still needs before anything can be sent. */
@@ -101,12 +103,9 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
   /** Shows the facilities of a property (roomId null) or one of its rooms. */
   async function open(id: string, room: string | null): Promise<void> {
     if (id !== hotelId.value || room !== roomId.value) {
-      await saver.flush();
-      saver.cancel();
+      await part.leave();
       view.value = null;
       draft.value = [];
-      sendError.value = null;
-      flow.reset();
       hotelId.value = id;
       roomId.value = room;
     }
@@ -131,29 +130,6 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
     return null;
   }
 
-  async function discardDraft(): Promise<AppError | null> {
-    const at = scope();
-    if (!at) return null;
-    saver.cancel();
-    const result = await api['property.discardDraft'](at);
-    flow.clear();
-    await load();
-    return result.ok ? null : result.error;
-  }
-
-  /** Sends the previewed request; `confirmed`: the owner agreed to the instances it creates. */
-  async function send(confirmed: boolean): Promise<AppError | null> {
-    sendError.value = null;
-    const outcome = await flow.send(confirmed);
-    if ('code' in outcome) {
-      sendError.value = outcome;
-      return outcome;
-    }
-    flow.clear();
-    await load();
-    return null;
-  }
-
   return {
     section: 'facilities' as const,
     hotelId,
@@ -167,25 +143,14 @@ export const useFacilitiesStore = defineStore('propertyFacilities', () => {
     pending,
     refusal,
     problems,
-    saveState: saver.state,
-    saveError: saver.error,
-    flush: saver.flush,
-    preview: flow.preview,
-    previewError: flow.previewError,
-    previewLoading: flow.loading,
-    dialogOpen: flow.dialogOpen,
-    lastPushId: flow.lastPushId,
-    dismissPush: () => (flow.lastPushId.value = null),
-    closePreview: () => (flow.dialogOpen.value = false),
-    refreshPreview: flow.refresh,
-    openPreview: () => (flow.dialogOpen.value = true),
-    sendError,
+    ...part.exposed,
+    openPreview: () => (part.dialogOpen.value = true),
+    send: part.send,
+    discardDraft: part.discardDraft,
     open,
     load,
     update,
     saveChannelIds,
-    discardDraft,
-    send,
   };
 });
 

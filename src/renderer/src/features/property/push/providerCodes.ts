@@ -13,6 +13,3 @@ export function explainCode(error: AppError | null | undefined): string | null {
   if (!error) return null;
   return EXPLAINED[error.providerCode ?? ''] ?? EXPLAINED[error.code] ?? null;
 }
-
-/** A message as a sentence (ends with a full stop). */
-export const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
