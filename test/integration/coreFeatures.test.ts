@@ -100,35 +100,46 @@ describe('the core builds itself from a list of features', () => {
     );
   });
 
-  it('collects the features’ schema steps by version, in list order, and refuses a gap', () => {
+  it('collects the features’ schema steps by version, in list order; refuses a gap and a version claimed twice', () => {
     const a = defineFeature({
       name: 'a',
       migrations: [
         { version: 1, name: 'a one', sql: 'CREATE TABLE a (id INTEGER PRIMARY KEY);' },
-        { version: 3, name: 'a three', sql: 'ALTER TABLE a ADD COLUMN note TEXT;' },
+        { version: 2, name: 'a two', sql: 'CREATE TABLE a_notes (a_id INTEGER REFERENCES a (id));' },
+        { version: 4, name: 'a four', sql: 'ALTER TABLE a ADD COLUMN note TEXT;' },
       ],
       create: () => ({}),
     });
     const b = defineFeature({
       name: 'b',
       migrations: [
-        // Version 1 holds both features' first tables, as the first schema did: b's runs after a's.
-        { version: 1, name: 'b one', sql: 'CREATE TABLE b (a_id INTEGER REFERENCES a (id));' },
-        { version: 2, name: 'b two', sql: 'CREATE INDEX b_by_a ON b (a_id);' },
+        // Version 2 was released as one step of several features' tables: b's part runs after a's.
+        { version: 2, name: 'b two', sql: 'CREATE TABLE b (a_id INTEGER REFERENCES a (id));' },
+        { version: 3, name: 'b three', sql: 'CREATE INDEX b_by_a ON b (a_id);' },
       ],
       create: () => ({}),
     });
     expect(schemaOf([a, b]).map((m) => [m.version, m.name])).toEqual([
-      [1, 'a one; b one'],
-      [2, 'b two'],
-      [3, 'a three'],
+      [1, 'a one'],
+      [2, 'a two; b two'],
+      [3, 'b three'],
+      [4, 'a four'],
     ]);
     const core = createCore(deps([a, b]));
     cleanups.push(() => core.close());
-    expect(core.db.version()).toBe(3);
+    expect(core.db.version()).toBe(4);
     const columns = core.db.db.prepare("SELECT name FROM pragma_table_info('a')").all();
     expect(columns).toEqual([{ name: 'id' }, { name: 'note' }]);
-    expect(() => schemaOf([a])).toThrow("The schema has no step 2 (the features' steps go up to 3).");
+    expect(() => schemaOf([a])).toThrow("The schema has no step 3 (the features' steps go up to 4).");
+    // Any other version is one feature's: a second claim (a released number reused) is refused with the next free one.
+    const late = defineFeature({
+      name: 'late',
+      migrations: [{ version: 4, name: 'late four', sql: 'SELECT 1;' }],
+      create: () => ({}),
+    });
+    expect(() => schemaOf([a, b, late])).toThrow(
+      'Two features claim schema step 4 (a four; late four): a new step takes the next free version, 5.',
+    );
   });
 });
 

@@ -95,4 +95,38 @@ describe('database and migrations on a real file', () => {
     expect(db.db.prepare('SELECT count(*) AS n FROM connection_check').get()).toEqual({ n: 0 });
     db.close();
   });
+
+  it('a transaction inside another is a savepoint of it: undone alone when it throws, committed with the outer one', () => {
+    const db = openAppDatabase(join(dir.path, 'g.db'));
+    const check = (message: string) =>
+      db.db
+        .prepare("INSERT INTO connection_check (environment, checked_at, ok, message) VALUES ('demo', 1, 1, ?)")
+        .run(message);
+    const messages = () =>
+      (db.db.prepare('SELECT message FROM connection_check ORDER BY id').all() as { message: string }[]).map(
+        (r) => r.message,
+      );
+    db.transaction(() => {
+      check('outer');
+      db.transaction(() => check('inner, kept'));
+      expect(() =>
+        db.transaction(() => {
+          check('inner, undone');
+          throw new Error('inner boom');
+        }),
+      ).toThrow('inner boom');
+      check('outer, after');
+    });
+    expect(messages()).toEqual(['outer', 'inner, kept', 'outer, after']);
+    // The outer one failing takes what the inner ones did with it.
+    expect(() =>
+      db.transaction(() => {
+        db.transaction(() => check('inner of a failed outer'));
+        throw new Error('outer boom');
+      }),
+    ).toThrow('outer boom');
+    expect(messages()).toEqual(['outer', 'inner, kept', 'outer, after']);
+    expect(db.db.isTransaction).toBe(false);
+    db.close();
+  });
 });

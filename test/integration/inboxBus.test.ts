@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvents } from '../../src/main/bus';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
+import { inboxFeature } from '../../src/main/inbox/feature';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
@@ -85,5 +86,37 @@ describe('only the owner’s reading marks something read', () => {
     expect((await call('inbox.counts', {})).unreadReviews).toBe(1);
     await call('inbox.markReviewRead', { id: review!.id });
     expect((await call('inbox.counts', {})).unreadReviews).toBe(0);
+  });
+});
+
+describe('a reply queued by a feature (not the owner’s Send)', () => {
+  it('goes out through the outbox like the owner’s, leaves their draft, and commits with the caller’s own changes', async () => {
+    await control().push({ kind: 'message', channel: '19', message: 'Are you open late?' });
+    const { threads } = await eventually(
+      () => call('inbox.threads', {}),
+      (page) => page.total === 1,
+    );
+    const id = threads[0]!.id;
+    await call('inbox.saveDraft', { threadId: id, body: 'Half-written by the owner' });
+    const { replies } = ctx.core.use(inboxFeature);
+    const database = ctx.core.db;
+
+    // The caller's transaction fails: nothing of the reply stays, nothing is sent.
+    expect(() =>
+      database.transaction(() => {
+        replies.queueReply(id, 'We are closed now; we answer in the morning.');
+        throw new Error('the caller’s own bookkeeping failed');
+      }),
+    ).toThrow('bookkeeping failed');
+    expect((await call('inbox.thread', { id })).messages).toHaveLength(1);
+
+    database.transaction(() => replies.queueReply(id, 'We are closed now; we answer in the morning.'));
+    const sent = await eventually(
+      () => call('inbox.thread', { id }),
+      (thread) => thread.messages.at(-1)?.delivery?.state === 'sent',
+    );
+    expect(sent.messages.at(-1)!.body).toBe('We are closed now; we answer in the morning.');
+    expect(sent.draft).toBe('Half-written by the owner');
+    expect(sent.unread).toBe(1);
   });
 });

@@ -18,6 +18,8 @@ export async function startTestCore(
     dataDir?: string;
     /** How the demo behaves; by default it delivers nothing by itself, so a test's inbox holds only its own. */
     demoRun?: DemoRunOptions;
+    /** The core's clock (a test that needs a time of day); the real one by default. */
+    now?: () => number;
   } = {},
 ) {
   const dir = options.dataDir
@@ -29,6 +31,7 @@ export async function startTestCore(
     dataDir: dir.path,
     settings: createConfSettings(dir.path),
     secrets: createFileSecrets(dir.path),
+    ...(options.now ? { now: options.now } : {}),
     options: {
       forceDemo: options.forceDemo ?? false,
       // A free port per test core, so parallel tests never share the default listener port.

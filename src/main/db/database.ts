@@ -22,7 +22,11 @@ export interface Database {
   readonly path: string;
   /** Schema version after migrations. */
   version(): number;
-  /** Runs `fn` in one IMMEDIATE transaction; rolls back when it throws, and throws what `fn` threw. */
+  /**
+   * Runs `fn` in one IMMEDIATE transaction; rolls back when it throws, and throws what `fn` threw. Called inside
+   * another transaction (a feature queuing a reply with its own bookkeeping), it runs in a savepoint of that one:
+   * undone alone when it throws, committed with the caller's.
+   */
   transaction<T>(fn: () => T): T;
   /** Whether the file passed its integrity check, and whether writes currently fail. */
   readonly health: DataFileHealth;
@@ -173,7 +177,26 @@ function open(
   if (onDisk && apart) checked = checkOnWorker().then(() => {});
   else if (onDisk) found(quickCheck(db));
 
-  const transaction = <T>(fn: () => T): T => immediateTransaction(db, fn);
+  let nested = 0;
+  const transaction = <T>(fn: () => T): T => {
+    if (!db.isTransaction) return immediateTransaction(db, fn);
+    const savepoint = `nested_${++nested}`;
+    db.exec(`SAVEPOINT ${savepoint}`);
+    try {
+      const result = fn();
+      db.exec(`RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      // As at the top level: SQLite may have rolled the whole transaction back by itself (a full disk).
+      if (db.isTransaction) {
+        db.exec(`ROLLBACK TO ${savepoint}`);
+        db.exec(`RELEASE ${savepoint}`);
+      }
+      throw error;
+    } finally {
+      nested -= 1;
+    }
+  };
 
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;

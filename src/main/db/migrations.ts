@@ -10,9 +10,16 @@ export interface Migration {
 }
 
 /**
- * The schema of a list of features: their steps by version. Several features may add to one version (the first
- * schema was written as one step): their SQL runs together, in the order of the list, as that version. Throws
- * when the versions are not 1, 2, 3… with none missing.
+ * Versions released as one step of several features' tables (the schema before features had folders of their own):
+ * only these may be shared. A new step of any feature takes the next free version, its own.
+ */
+const SHARED_VERSIONS: readonly number[] = [2, 9, 10];
+
+/**
+ * The schema of a list of features: their steps by version. The versions released as one step of several features
+ * (`SHARED_VERSIONS`) run their parts together, in the order of the list. Throws when the versions are not 1, 2,
+ * 3… with none missing, or when two features claim any other version (a step that reused a released number would
+ * never run on a file already past it).
  */
 export function schemaOf(features: readonly { name: string; migrations?: readonly Migration[] }[]): Migration[] {
   const byVersion = new Map<number, Migration[]>();
@@ -20,6 +27,12 @@ export function schemaOf(features: readonly { name: string; migrations?: readonl
     for (const step of feature.migrations ?? [])
       byVersion.set(step.version, [...(byVersion.get(step.version) ?? []), step]);
   const versions = [...byVersion.keys()].sort((a, b) => a - b);
+  for (const [version, steps] of byVersion) {
+    if (steps.length > 1 && !SHARED_VERSIONS.includes(version))
+      throw new Error(
+        `Two features claim schema step ${version} (${steps.map((s) => s.name).join('; ')}): a new step takes the next free version, ${versions.at(-1)! + 1}.`,
+      );
+  }
   versions.forEach((version, i) => {
     if (version !== i + 1)
       throw new Error(`The schema has no step ${i + 1} (the features' steps go up to ${versions.at(-1)}).`);

@@ -24,7 +24,9 @@ export const INBOX_FILERS = {
  * The inbox: conversations and reviews, filed from Su's deliveries; replies through the outbox; news of each
  * change for the renderer and the host (host option `notifier`: a native notification and the tray's count); new
  * messages indexed for search. Tells the bus of each guest message and review filed (`guestMessageFiled`,
- * `reviewFiled`). Provides its queries and its replies (`replies.sendReply` queues a reply as the owner's Send does).
+ * `reviewFiled`). Provides its queries and its replies: `replies.queueReply(threadId, body)` queues a reply that is
+ * not the owner's Send (an automatic one: the owner's draft stays), inside the caller's transaction when there is
+ * one; `replies.sendReply` is the owner's Send (it clears the draft). Neither marks anything read.
  */
 export const inboxFeature = defineFeature({
   name: 'inbox',

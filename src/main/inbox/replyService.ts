@@ -121,31 +121,41 @@ export function createReplyService(deps: {
       ? 'demo'
       : undefined;
 
+  /** A reply written into its thread and queued, in one commit (or inside the caller's transaction). */
+  function queue(threadId: number, body: string, options: { clearDraft: boolean }) {
+    refuseUnfilled(body);
+    const payload = messagePayload(threadId, body);
+    const at = now();
+    return database.transaction((): { messageId: number; outboxId: number } => {
+      const item = outbox.enqueue(REPLY_KINDS.message, inboxKey.thread(threadId), payload, threadSource(threadId));
+      const inserted = db
+        .prepare(
+          "INSERT INTO messages (thread_id, channel, author, body, sent_at, outbox_id) VALUES (?, ?, 'host', ?, ?, ?)",
+        )
+        .run(threadId, payload.channelcode, body, at, item.id);
+      const messageId = Number(inserted.lastInsertRowid);
+      // The thread moves up the list; whether it is read is the owner's reading alone (opening it, Mark unread),
+      // never a side effect of a reply: one queued by anything but the owner must not hide a guest's message.
+      db.prepare('UPDATE threads SET last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?').run(
+        at,
+        threadId,
+      );
+      inbox.refreshThread(threadId);
+      if (options.clearDraft) db.prepare('DELETE FROM drafts WHERE thread_id = ?').run(threadId);
+      return { messageId, outboxId: item.id };
+    });
+  }
+
   return {
     /** Writes the owner's reply into the thread and queues it; the draft is cleared in the same commit. */
-    sendReply(threadId: number, body: string): { messageId: number; outboxId: number } {
-      refuseUnfilled(body);
-      const payload = messagePayload(threadId, body);
-      const at = now();
-      return database.transaction(() => {
-        const item = outbox.enqueue(REPLY_KINDS.message, inboxKey.thread(threadId), payload, threadSource(threadId));
-        const inserted = db
-          .prepare(
-            "INSERT INTO messages (thread_id, channel, author, body, sent_at, outbox_id) VALUES (?, ?, 'host', ?, ?, ?)",
-          )
-          .run(threadId, payload.channelcode, body, at, item.id);
-        const messageId = Number(inserted.lastInsertRowid);
-        // The thread moves up the list; whether it is read is the owner's reading alone (opening it, Mark unread),
-        // never a side effect of a reply: one queued by anything but the owner must not hide a guest's message.
-        db.prepare('UPDATE threads SET last_message_at = max(coalesce(last_message_at, 0), ?) WHERE id = ?').run(
-          at,
-          threadId,
-        );
-        inbox.refreshThread(threadId);
-        db.prepare('DELETE FROM drafts WHERE thread_id = ?').run(threadId);
-        return { messageId, outboxId: item.id };
-      });
-    },
+    sendReply: (threadId: number, body: string) => queue(threadId, body, { clearDraft: true }),
+
+    /**
+     * Queues a reply that is not the owner's Send (an automatic one): written into the thread and queued like
+     * theirs, through the outbox, but the draft the owner may be typing stays. Inside the caller's transaction when
+     * there is one (its own bookkeeping commits with it), else in its own.
+     */
+    queueReply: (threadId: number, body: string) => queue(threadId, body, { clearDraft: false }),
 
     /**
      * Replaces the text of a reply that has not gone out (refused, or still queued) — a guest reply or a review
