@@ -1,4 +1,6 @@
+import { computed } from 'vue';
 import { DETAILS_LABELS, type DetailsField } from '@shared/property';
+import { useDetailsStore } from './detailsStore';
 
 /** A details field's input id (no dots: it is used in CSS selectors), its test id and its label. */
 export function fieldIds(field: DetailsField) {
@@ -9,3 +11,11 @@ export function fieldIds(field: DetailsField) {
 /** What `aria-describedby` points at: the field's error when it has one, else its help line. */
 export const describedBy = (id: string, error: string | undefined, help: string | undefined) =>
   error ? `${id}-error` : help ? `${id}-help` : undefined;
+
+/** What a field's control needs: the details store, the field's ids and label, and its problem (live). */
+export function useDetailsField(field: () => DetailsField) {
+  const details = useDetailsStore();
+  const ids = computed(() => fieldIds(field()));
+  const error = computed(() => details.errors[field()]);
+  return { details, ids, error };
+}
