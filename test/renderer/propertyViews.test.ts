@@ -8,11 +8,13 @@ import type { FacilitiesView, PropertyPreview } from '@shared/property';
 import type { PropertySetup } from '@shared/rateSetups';
 import { ok } from '@shared/result';
 import ChannelIdsForm from '@renderer/features/property/facilities/ChannelIdsForm.vue';
+import ClosedFields from '@renderer/features/property/facilities/ClosedFields.vue';
 import { useFacilitiesStore } from '@renderer/features/property/facilities/facilitiesStore';
 import InstanceEditor from '@renderer/features/property/facilities/InstanceEditor.vue';
 import NoticesTab from '@renderer/features/property/notices/NoticesTab.vue';
 import { useNoticesStore } from '@renderer/features/property/notices/noticesStore';
 import { usePropertyStore } from '@renderer/features/property/propertyStore';
+import ScheduleFields from '@renderer/features/property/facilities/ScheduleFields.vue';
 import PreviewDialog from '@renderer/features/property/push/PreviewDialog.vue';
 import type { DraftFlow } from '@renderer/features/property/push/types';
 import { installFakeApi } from './fakeApi';
@@ -243,5 +245,44 @@ describe('the notices tab', () => {
     expect(rows[0]!.find('[data-testid="notice-open"]').exists()).toBe(true);
     expect(rows[1]!.find('[data-testid="notice-mark-seen"]').exists()).toBe(false);
     expect(rows[1]!.find('[data-testid="notice-open"]').exists()).toBe(false);
+  });
+});
+
+describe('the rows of a facility’s details', () => {
+  it('adds, names and removes closed periods, and asks for both days of one', async () => {
+    const wrapper = mountIt(ClosedFields, { value: { closed: [] }, problems: {}, idPrefix: 'f-2-0-closed' });
+    expect(wrapper.findAll('[data-testid="closed-row"]')).toHaveLength(0);
+    await wrapper.get('button').trigger('click');
+    expect(wrapper.emitted('update')).toEqual([[{ closed: [{}] }]]);
+
+    await wrapper.setProps({ value: { closed: [{ start_date: Date.UTC(2026, 5, 1) }, {}] } });
+    const rows = wrapper.findAll('[data-testid="closed-row"]');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.find('label[for="f-2-0-closed-closed-from-0"]').text()).toBe('Closed from');
+    expect(rows[0]!.find('label[for="f-2-0-closed-closed-until-0"]').text()).toBe('Closed until');
+    expect(rows[0]!.get('[role="alert"]').text()).toBe('Choose the first and the last day it is closed.');
+    await rows[1]!.get('button[aria-label="Remove closed period 2"]').trigger('click');
+    expect(wrapper.emitted('update')?.[1]).toEqual([{ closed: [{ start_date: Date.UTC(2026, 5, 1) }] }]);
+  });
+
+  it('says when there are no hours, adds the next day with the last hours, and shows a row’s problem', async () => {
+    const wrapper = mountIt(ScheduleFields, { value: {}, problems: {}, idPrefix: 'f-2-0-schedule' });
+    expect(wrapper.text()).toContain('No hours yet: add a day and its hours.');
+    await wrapper.get('[data-testid="schedule-add"]').trigger('click');
+    expect(wrapper.emitted('update')?.[0]).toEqual([
+      { schedule: [{ day_of_week: 'MONDAY', from: { hours: 9, minutes: 0 }, to: { hours: 17, minutes: 0 } }] },
+    ]);
+
+    const monday = { day_of_week: 'MONDAY', from: { hours: 8, minutes: 0 }, to: { hours: 12, minutes: 30 } };
+    await wrapper.setProps({ value: { schedule: [monday] }, problems: { 'schedule.0.to': 'Closes before it opens.' } });
+    expect(wrapper.find('label[for="f-2-0-schedule-from-0"]').text()).toBe('Open from');
+    expect(wrapper.find('label[for="f-2-0-schedule-to-0"]').text()).toBe('Open to');
+    expect(wrapper.get('[data-testid="schedule-row"] [role="alert"]').text()).toBe('Closes before it opens.');
+    await wrapper.get('[data-testid="schedule-add"]').trigger('click');
+    expect(wrapper.emitted('update')?.[1]).toEqual([
+      { schedule: [monday, { day_of_week: 'TUESDAY', from: monday.from, to: monday.to }] },
+    ]);
+    await wrapper.get('button[aria-label="Remove hours row 1"]').trigger('click');
+    expect(wrapper.emitted('update')?.[2]).toEqual([{ schedule: [] }]);
   });
 });
