@@ -25,3 +25,16 @@ export interface DraftFlow {
   load(): Promise<void>;
   send(confirmed: boolean): Promise<AppError | null>;
 }
+
+/** What a tab says about its draft: what it is (in the bar and the preview's title), where it goes, its fields. */
+export interface DraftAbout {
+  /** "details", "facilities of Double Room". */
+  what: string;
+  title: string;
+  /** Where the request goes, in words. */
+  endpoint: string;
+  /** A problem's path in the owner's words. */
+  describe: (path: string) => string;
+  /** The ids of the controls a problem may be shown at, the best first. */
+  locate: (path: string) => string[];
+}
