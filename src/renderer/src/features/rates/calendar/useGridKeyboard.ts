@@ -7,19 +7,9 @@ import type { SelectionContext } from './useGridSelection';
  * The keyboard in the rates calendar: arrows, Shift to extend, Home/End, PageUp/PageDown by a month, Enter to edit,
  * Escape to clear. Every move is reported at once and scrolled into view.
  */
-export function useGridKeyboard({
-  scroller,
-  layout,
-  columns,
-  selection,
-  edit,
-  active,
-  anchor,
-  dragging,
-  between,
-  withinAnchorGroup,
-  report,
-}: SelectionContext) {
+export function useGridKeyboard(context: SelectionContext) {
+  const { scroller, layout, columns, selection, edit, report } = context;
+  const { active, anchor, dragging, between, withinAnchorGroup } = context;
   const firstInView = () => firstVisible(scroller.value, layout.value, columns.value.length);
 
   /** The grid has the focus: only then is the active cell ringed (and the grid's active descendant). */

@@ -6,19 +6,9 @@ import type { SelectionContext } from './useGridSelection';
  * The mouse in the rates calendar: press, drag over days and channel rows, let go. Past an edge of the grid the
  * grid scrolls along; the rectangle is reported to the parent once, when the button is let go.
  */
-export function useGridPointer({
-  scroller,
-  layout,
-  columns,
-  selection,
-  edit,
-  active,
-  anchor,
-  dragging,
-  between,
-  withinAnchorGroup,
-  report,
-}: SelectionContext) {
+export function useGridPointer(context: SelectionContext) {
+  const { scroller, layout, columns, selection, edit, report } = context;
+  const { active, anchor, dragging, between, withinAnchorGroup } = context;
   let pointer = { x: 0, y: 0 };
   let autoScroll = 0;
 

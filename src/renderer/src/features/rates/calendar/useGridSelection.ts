@@ -51,7 +51,8 @@ export interface SelectionContext extends Omit<Options, 'from' | 'select'> {
   report: (next: GridSelection | null) => void;
 }
 
-export function useGridSelection({ scroller, from, layout, columns, selection, select, edit }: Options) {
+export function useGridSelection(options: Options) {
+  const { from, layout, columns, selection, select } = options;
   const active = ref<CellPos | null>(null);
   const anchor = ref<CellPos | null>(null);
   const dragging = ref(false);
@@ -116,19 +117,7 @@ export function useGridSelection({ scroller, from, layout, columns, selection, s
     }
   });
 
-  const context: SelectionContext = {
-    scroller,
-    layout,
-    columns,
-    selection,
-    edit,
-    active,
-    anchor,
-    dragging,
-    between,
-    withinAnchorGroup,
-    report,
-  };
+  const context: SelectionContext = { ...options, active, anchor, dragging, between, withinAnchorGroup, report };
   const { onPointerDown, onDoubleClick } = useGridPointer(context);
   const { focused, isActive, onKeydown, onFocus, onBlur } = useGridKeyboard(context);
 
