@@ -222,7 +222,7 @@ spawned with a free web and push port, timed from the spawn (Node's own start in
 (its "Open:" line) and to the core answering its first call (\`app.info\` over /api/call). The first start is on an
 empty data folder (migrations, the demo's rooms, property and payment accounts entered); a later start opens the same
 folder again. Every start runs the restore check and the write probe, and \`quick_check\` on a worker thread, before the
-push listener acknowledges anything.
+listener acknowledges anything.
 
 | measure | result |
 | --- | --- |

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { stopApp } from './app';
-import { channelMessage, currentReview, startPushableApp, type PushableApp } from './pushes';
+import { channelMessage, currentReview, startPushableApp, type PushableApp } from './deliveries';
 import { composer, expect, openThread, shots, test } from './repliesFixture';
 
 // The composer's checks as an owner meets them: placeholders named, a long paste kept, a refusal Retry cannot get
@@ -107,7 +107,7 @@ test('pushes kept in quarantine are announced in the inbox, with what they looke
   void channel_id;
   expect((await app.push(review)).status).toBe(200);
   const banner = page.getByTestId('quarantine-banner');
-  await expect(banner).toContainText('2 pushes from Su could not be read');
+  await expect(banner).toContainText('2 deliveries from Su could not be read');
   await expect(banner).toContainText('a guest review and one other');
   await shootBoth(page, 'quarantine-banner');
   await banner.getByRole('link', { name: 'Connection screen' }).click();

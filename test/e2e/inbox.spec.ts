@@ -1,6 +1,6 @@
 import { expect } from './app';
 import { closeToasts, navBadge, openInbox, push, rows, shots, test } from './inboxPage';
-import { airbnbMessage, channelMessage, currentReview, legacyReview, REVIEW_EXPIRES } from './pushes';
+import { airbnbMessage, channelMessage, currentReview, legacyReview, REVIEW_EXPIRES } from './deliveries';
 
 test('a message pushed on each channel appears in the open inbox with no reload, with the unread counts', async ({
   app,

@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, stopApp, test as base } from './app';
-import { startPushableApp, type PushableApp } from './pushes';
+import { startPushableApp, type PushableApp } from './deliveries';
 
-// What the inbox journeys share: a fresh app per test whose push listener the test posts to, and the inbox page.
+// What the inbox journeys share: a fresh app per test whose listener the test posts to, and the inbox page.
 
 export const shots = 'test-results/screenshots';
 
-/** `app`: a fresh Innkeeper per test whose push listener the test can post to. */
+/** `app`: a fresh Innkeeper per test whose listener the test can post to. */
 export const test = base.extend<{ app: PushableApp }>({
   // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect } from './app';
 import { closeToasts, openInbox, push, rows, shots, test } from './inboxPage';
-import { airbnbMessage, channelMessage } from './pushes';
+import { airbnbMessage, channelMessage } from './deliveries';
 
 // Issue 15, search in a blink, as the owner sees it: what is typed is looked for after a short pause, the rows on
 // screen stay (dimmed when the answer is slow) until the answer replaces them, and guest names, booking numbers and

@@ -1,6 +1,6 @@
 import { expect } from './app';
 import { closeToasts, navBadge, openInbox, push, rows, shots, test } from './inboxPage';
-import { airbnbMessage, channelMessage, currentReview, legacyReview } from './pushes';
+import { airbnbMessage, channelMessage, currentReview, legacyReview } from './deliveries';
 
 // Issue 13: the property and the guest on every row and header, the property and review filters, search beyond
 // message text, triage (done, unread, drafts), the booking card on a small laptop, dates and money as read.

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
-import { startTestEmulator } from './pushes';
+import { startTestEmulator } from './deliveries';
 
 // Payments on the demo provider, as an owner: a partner account set up with mistakes first, then a deposit link
 // made from a Booking.com conversation, put into the reply, sent, paid by the guest and seen Paid.

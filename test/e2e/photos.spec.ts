@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
-import { startTestEmulator } from './pushes';
+import { startTestEmulator } from './deliveries';
 
 const shots = 'test-results/screenshots';
 const HOTEL = 'IK-DEMO-001';

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
-import { startTestEmulator } from './pushes';
+import { startTestEmulator } from './deliveries';
 
 const shots = 'test-results/screenshots';
 const field = (page: Page, path: string) => page.getByTestId(`details-${path}`);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { addDays, localToday } from '../../src/shared/dates';
 import { expect, startApp, stopApp, test, type RunningApp } from './app';
 import { connectTo } from './connect';
-import { startTestEmulator } from './pushes';
+import { startTestEmulator } from './deliveries';
 
 const shots = 'test-results/screenshots';
 const HOTEL = 'IK-DEMO-001';

@@ -1,5 +1,5 @@
 import { stopApp } from './app';
-import { airbnbMessage, channelMessage, currentReview, startPushableApp, type PushableApp } from './pushes';
+import { airbnbMessage, channelMessage, currentReview, startPushableApp, type PushableApp } from './deliveries';
 import { composer, delivery, expect, lastMessage, openThread, reply, rows, shots, test } from './repliesFixture';
 test('a reply on each channel reaches Su as a messagingAB request with the channel’s fields and line breaks', async ({
   page,

@@ -1,15 +1,15 @@
 import type { Page } from '@playwright/test';
 import { expect, stopApp, test as base } from './app';
 
-// What the reply journeys share: an app with a push listener connected to the test's own emulator, and the
+// What the reply journeys share: an app with a listener connected to the test's own emulator, and the
 // composer's helpers.
 export { expect };
 import { connectTo } from './connect';
-import { startPushableApp, startTestEmulator, type PushableApp, type TestEmulator } from './pushes';
+import { startPushableApp, startTestEmulator, type PushableApp, type TestEmulator } from './deliveries';
 
 export const shots = 'test-results/screenshots';
 
-/** `app` with a push listener; `su`: the test's own emulator, which the app is connected to and pushes come from. */
+/** `app` with a listener; `su`: the test's own emulator, which the app is connected to and pushes come from. */
 export const test = base.extend<{ app: PushableApp; su: TestEmulator }>({
   // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {

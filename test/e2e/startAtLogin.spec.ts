@@ -1,6 +1,6 @@
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
-import { startTestEmulator } from './pushes';
+import { startTestEmulator } from './deliveries';
 
 // "Start Innkeeper when I log in" on the Connection screen, in browser mode: the choice is kept in the data folder
 // for the desktop app, which shares it; the screen says so. (The desktop side, the OS login item, is unit-tested.)

@@ -111,7 +111,7 @@ test('a damaged data file: said on every screen, pushes refused, a backup restor
     await page.goto(`${restored.url}#/connection`);
     await expect(page.getByTestId('store-last-restore')).toContainText('Innkeeper restored the backup of');
     await expect(page.getByTestId('store-banner')).toHaveCount(0);
-    await expect(page.getByTestId('push-listening')).not.toContainText('but not storing');
+    await expect(page.getByTestId('intake-listening')).not.toContainText('but not storing');
     await page.getByTestId('store-last-restore').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/C-store-restored-1024.png`, animations: 'disabled' });
   } finally {

@@ -4,7 +4,7 @@ import { fixtureText } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
 
-/** Exhaustion and draining: connections held open, slow bodies and huge unwanted bodies against the push listener. */
+/** Exhaustion and draining: connections held open, slow bodies and huge unwanted bodies against the listener. */
 
 const auth = `Basic ${Buffer.from(`${PUSH_USER}:${PUSH_PASSWORD}`).toString('base64')}`;
 const message = (id: string) => JSON.stringify({ ...JSON.parse(fixtureText('push-message-244.json')), messageid: id });

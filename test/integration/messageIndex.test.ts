@@ -80,7 +80,7 @@ describe('new messages are indexed after their pushes', () => {
     const { call } = contractClient(() => t.core.dispatcher);
     const waiting = t.core.db.db.prepare('SELECT count(*) AS n FROM message_text_pending');
     const indexed = t.core.db.db.prepare("SELECT rowid FROM message_text WHERE message_text MATCH 'wheelchair'");
-    // The emulator posts to the core's push listener over loopback and waits for the acknowledgement.
+    // The emulator posts to the core's listener over loopback and waits for the acknowledgement.
     await createEmulatorControl(t.emulator()).push({
       kind: 'message',
       channel: '19',

@@ -234,14 +234,14 @@ describe('DemoControls', () => {
 
   it('shows a delivery the listener did not take as a problem', async () => {
     installFakeApi({
-      'demo.deliver': () => ok({ acknowledged: false, summary: 'The push listener did not take the review.' }),
+      'demo.deliver': () => ok({ acknowledged: false, summary: 'The listener did not take the review.' }),
     });
     const wrapper = mountControls(running);
     await wrapper.get('[data-testid="demo-deliver-legacy-review"]').trigger('click');
     await flushPromises();
     const problem = wrapper.get('[data-testid="demo-result"]');
     expect(problem.attributes('role')).toBe('alert');
-    expect(problem.text()).toBe('The push listener did not take the review.');
+    expect(problem.text()).toBe('The listener did not take the review.');
     wrapper.unmount();
   });
 

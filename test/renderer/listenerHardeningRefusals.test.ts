@@ -38,10 +38,10 @@ describe('refused failed logins on the push status', () => {
         ]),
       },
     });
-    const refusals = wrapper.get('[data-testid="push-refusals"]').text();
+    const refusals = wrapper.get('[data-testid="intake-refusals"]').text();
     expect(refusals).toContain('Refused failed logins (flood): 23 Nov 2026, 10:02 – 10:03');
-    expect(refusals).toContain('Pushes with your user name and password were accepted all along');
-    const gaps = wrapper.get('[data-testid="push-downtime"]').text();
+    expect(refusals).toContain('Deliveries with your user name and password were accepted all along');
+    const gaps = wrapper.get('[data-testid="intake-downtime"]').text();
     expect(gaps).toContain('08:00');
     expect(gaps).not.toContain('10:02');
   });
@@ -66,6 +66,6 @@ describe('refused failed logins on the push status', () => {
       global: { plugins: [PrimeVue, createPinia()] },
       props: { status: status([{ component: 'listener', from: at(8, 0), to: at(9, 30), reason: 'stopped' }]) },
     });
-    expect(wrapper.find('[data-testid="push-refusals"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="intake-refusals"]').exists()).toBe(false);
   });
 });

@@ -214,7 +214,7 @@ describe('the Connection screen’s sections, each following its own store', () 
     };
     core.emit('intake.changed', status);
     await flushPromises();
-    expect(wrapper.get('[data-testid="push-listening"]').text()).toContain('http://127.0.0.1:8787/push');
+    expect(wrapper.get('[data-testid="intake-listening"]').text()).toContain('http://127.0.0.1:8787/push');
     wrapper.unmount();
     core.emit('intake.changed', { ...status, port: 9000 });
     expect(useIntakeStore().status?.port).toBe(8787);

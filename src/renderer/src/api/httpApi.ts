@@ -103,7 +103,7 @@ export function createHttpApi(token: string): InnkeeperApi {
   firstProof = prove();
   awaitEvents();
   // Whether events flow, on the page root: for whoever debugs a stale screen, and for the end-to-end tests,
-  // which wait for it before they push.
+  // which wait for it before they post deliveries.
   const root = document.documentElement;
   const isOpen = () => socket?.readyState === WebSocket.OPEN;
   /** Keeps trying while anyone listens: the app may be restarting (it comes back on the same port and token). */

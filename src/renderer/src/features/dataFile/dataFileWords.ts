@@ -1,7 +1,7 @@
 import type { DataFileBackup, DataFileProblem, DataFileStatus } from '@shared/dataFile';
 import { formatDateTime, plural } from '@renderer/lib/format';
 
-/** What Su does with a push that is not acknowledged, in the owner's words. */
+/** What Su does with a delivery that is not acknowledged, in the owner's words. */
 export const SU_RETRIES = 'Su keeps each message and sends it again, up to three times, then gives up on it.';
 
 /**
@@ -35,7 +35,7 @@ export function storeAdvice(problem: DataFileProblem): string[] {
   ];
 }
 
-/** One backup as the owner chooses it: when it was taken, and what restoring it means for later pushes. */
+/** One backup as the owner chooses it: when it was taken, and what restoring it means for later deliveries. */
 export function backupLine(backup: DataFileBackup): { title: string; detail: string | null } {
   const title = `Backup of ${formatDateTime(backup.takenAt)}`;
   if (backup.deliveriesAfter === undefined) return { title, detail: null };
@@ -60,12 +60,12 @@ export function restoreSummary(last: NonNullable<DataFileStatus['lastRestore']>)
   const head = last.automatic
     ? `The data file was too damaged to open, so Innkeeper restored its newest backup, of ${formatDateTime(last.takenAt)}, on ${formatDateTime(last.restoredAt)}.`
     : `Innkeeper restored the backup of ${formatDateTime(last.takenAt)} on ${formatDateTime(last.restoredAt)}.`;
-  const pushes = last.unreadable
+  const lost = last.unreadable
     ? ` Messages and reviews received after the backup could not be read from the damaged file (${last.unreadable}): they are lost unless Su sent them again; check each channel’s own inbox for that period.`
     : last.refiled > 0
       ? ` ${plural(last.refiled, 'message or review', 'messages and reviews')} received after the backup ${last.refiled === 1 ? 'was' : 'were'} read back from the damaged file and kept.`
       : ' Nothing received after the backup was missing.';
-  return `${head}${pushes} The damaged file is kept at ${last.keptAs}.`;
+  return `${head}${lost} The damaged file is kept at ${last.keptAs}.`;
 }
 
 /** What stopped the chosen restore at the last start, and what happens now. */

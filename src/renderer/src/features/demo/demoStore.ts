@@ -42,7 +42,7 @@ export const useDemoStore = defineStore('demo', () => {
     action.value = null;
   }
 
-  /** Delivers one thing through the push listener; a second ask while one is on its way is ignored. */
+  /** Delivers one thing through the listener; a second ask while one is on its way is ignored. */
   async function deliver(delivery: DemoDelivery): Promise<boolean> {
     if (delivering.value) return false;
     delivering.value = true;

@@ -25,7 +25,7 @@ export type ChannelFilter = 'all' | MessagingChannel;
  */
 export const SEARCH_PAUSE_MS = 50;
 
-/** Pushes can come in bursts: the visible page is fetched again at most this often. */
+/** Deliveries can come in bursts: the visible page is fetched again at most this often. */
 const REFRESH_EVERY_MS = 150;
 
 const pageIsSeen = () => document.visibilityState === 'visible';

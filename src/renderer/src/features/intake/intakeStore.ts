@@ -39,7 +39,7 @@ export const useIntakeStore = defineStore('intake', () => {
     }
   }
 
-  // ---- pushes received but not understood: listed when the owner asks, each can be dismissed -----------------
+  // ---- deliveries received but not understood: listed when the owner asks, each can be dismissed -----------------
   const quarantine = ref<QuarantinedDelivery[] | null>(null);
   const quarantineError = ref<string | null>(null);
 

@@ -17,7 +17,7 @@ const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Dat
 
 /**
  * The periods during which the listener refused failed logins (a flood, or one address guessing), newest first
- * (the last three): shown apart from the listener's downtime, since pushes with the right credentials still came in.
+ * (the last three): shown apart from the listener's downtime, since deliveries with the right credentials still came in.
  */
 export function refusalPeriods(downtime: IntakeStatus['downtime'], limit = 3): RefusalPeriod[] {
   return downtime

@@ -9,8 +9,8 @@ const dayFormat = new Intl.DateTimeFormat(undefined, {
   year: 'numeric',
 });
 
-// The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a push brought is
-// still read defensively, field by field (a score may be text, ratings come in four shapes), so an odd push
+// The core files reviews in the owner's words (CurrentReviewDetail, LegacyReviewDetail); what a delivery brought is
+// still read defensively, field by field (a score may be text, ratings come in four shapes), so an odd delivery
 // never breaks the screen.
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
