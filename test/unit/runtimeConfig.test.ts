@@ -16,7 +16,7 @@ describe('runtime configuration from the environment', () => {
       webPort: 4321,
       forceDemo: true,
       demoDeliveries: true,
-      push: {},
+      intake: {},
     });
     expect(readRuntimeConfig({ INNKEEPER_DEMO_INBOX: '0' }).demoDeliveries).toBe(false);
     expect(
@@ -24,7 +24,7 @@ describe('runtime configuration from the environment', () => {
         INNKEEPER_PUSH_PORT: '9000',
         INNKEEPER_PUSH_USER: 'su',
         INNKEEPER_PUSH_PASSWORD: 'a-long-password-123',
-      }).push,
+      }).intake,
     ).toEqual({
       port: 9000,
       username: 'su',

@@ -19,8 +19,8 @@ export interface RuntimeConfig {
   forceDemo: boolean;
   /** INNKEEPER_DEMO_INBOX=0: the demo delivers nothing by itself (no sample inbox, no everyday messages). */
   demoDeliveries: boolean;
-  /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD: the push listener, fixed for headless runs and tests. */
-  push: { port?: number; username?: string; password?: string };
+  /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD (their names as owners set them): the listener, fixed for headless runs and tests. */
+  intake: { port?: number; username?: string; password?: string };
 }
 
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -54,7 +54,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     webPort,
     forceDemo: demo === '1' || demo === 'true',
     demoDeliveries: demoInbox !== '0' && demoInbox !== 'false',
-    push: {
+    intake: {
       ...(pushPort ? { port: Number(pushPort) } : {}),
       ...(env.INNKEEPER_PUSH_USER ? { username: env.INNKEEPER_PUSH_USER } : {}),
       ...(pushPassword ? { password: pushPassword } : {}),

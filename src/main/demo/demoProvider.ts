@@ -200,7 +200,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
     /** Where the demo provider listens, while it runs. */
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
     /** The listener's side: the demo's own credentials while it runs, and where the listener is. */
-    push: {
+    intake: {
       credentials: (): DeliveryCredentials | null => (emulator && !revoked ? credentials : null),
       listening(url: string | null): void {
         listenerUrl = url;

@@ -54,8 +54,8 @@ export const demoFeature = defineFeature({
     const { connection, demoRunsAt } = context.use(connectionFeature);
     demoRunsAt(() => demo.urls());
     // Its deliveries carry credentials of its own, accepted while it runs; they go to wherever the listener is.
-    context.use(intakeFeature).alsoAccept(() => demo.push.credentials());
-    bus.on('intakeListening', ({ localUrl }) => demo.push.listening(localUrl));
+    context.use(intakeFeature).alsoAccept(() => demo.intake.credentials());
+    bus.on('intakeListening', ({ localUrl }) => demo.intake.listening(localUrl));
 
     const rates = createDemoRates(call, context.settings, demo.rateSetups);
     const property = createDemoProperty(call, context.settings, demo.propertyContent);

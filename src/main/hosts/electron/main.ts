@@ -106,7 +106,7 @@ async function start(): Promise<void> {
     options: {
       forceDemo: config.forceDemo,
       demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
-      intakeEnv: config.push,
+      intakeEnv: config.intake,
       notifier,
       // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
       ...(app.isPackaged

@@ -33,7 +33,7 @@ export async function runWebApp(files: WebAppFiles): Promise<void> {
     options: {
       forceDemo: config.forceDemo,
       demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
-      intakeEnv: config.push,
+      intakeEnv: config.intake,
     },
   });
   // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.
