@@ -40,6 +40,10 @@ export const ErrorCode = {
   WrongEnvironment: 'wrong_environment',
   NotConfigured: 'not_configured',
   Internal: 'internal',
+  /** A reviewed change (rates, property): the draft changed since its preview was drawn. Preview it again. */
+  PreviewStale: 'preview_stale',
+  /** A reviewed change needs the owner's yes (a large change, closed dates, a new facility instance). */
+  ConfirmRequired: 'confirm_required',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -216,7 +216,7 @@ describe('facilities', () => {
     expect(unconfirmed.preview.creates).toEqual([
       { facilityId: '2', key: 'p1', what: 'a new Parking instance (“Street parking”)' },
     ]);
-    expect(unconfirmed.result).toMatchObject({ ok: false, error: { code: 'confirmation_needed' } });
+    expect(unconfirmed.result).toMatchObject({ ok: false, error: { code: 'confirm_required' } });
     expect((await sentTo('/bdc/facilities/set')).filter((b) => b.channel_room_id === '880241701')).toHaveLength(1);
 
     const confirmed = await sendFacilities('LOFT', true);

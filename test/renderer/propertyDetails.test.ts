@@ -159,13 +159,13 @@ describe('the details store', () => {
     installFakeApi({
       'property.details': () => ok(view()),
       'property.preview': () => ok(preview(String(++previews).repeat(64))),
-      'property.send': () => fail({ code: 'stale_preview', message: 'The draft changed after the preview.' }),
+      'property.send': () => fail({ code: 'preview_stale', message: 'The draft changed after the preview.' }),
     });
     const details = useDetailsStore();
     await details.open('H1');
     await details.refreshPreview();
     const error = await details.send();
-    expect(error?.code).toBe('stale_preview');
+    expect(error?.code).toBe('preview_stale');
     expect(details.preview?.fingerprint).toBe('2'.repeat(64));
   });
 

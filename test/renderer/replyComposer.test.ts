@@ -178,7 +178,7 @@ describe('the inbox’s quarantine banner', () => {
     inbox.counts = { unreadThreads: 0, unreadReviews: 0, quarantined: 2 };
     await flushPromises();
     const text = $('quarantine-banner')!.textContent!;
-    expect(text).toContain('2 pushes');
+    expect(text).toContain('2 deliveries');
     expect(text).toContain('a guest review and one other.');
     expect($<HTMLAnchorElement>('quarantine-banner-link')!.getAttribute('href')).toBe('/connection?show=quarantine');
   });

@@ -181,7 +181,7 @@ describe('the send flow of a reviewed change', () => {
   });
 
   it('draws the preview again when the core says it is stale or needs a yes, and passes other errors on', async () => {
-    for (const code of ['preview_stale', 'stale_preview', 'confirm_required', 'confirmation_needed']) {
+    for (const code of ['preview_stale', 'confirm_required']) {
       const { flow, previews } = flowOver(() => fail({ code, message: 'Look again.' }));
       const drawing = flow.refresh();
       await flushed();

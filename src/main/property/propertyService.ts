@@ -15,7 +15,7 @@ import {
   type PropertyPush,
   type PropertyUpdate,
 } from '../../shared/property';
-import { AppFailure } from '../../shared/result';
+import { AppFailure, ErrorCode } from '../../shared/result';
 import type { Database } from '../db/database';
 import type { Outbox } from '../outbox/outbox';
 import { createReviewedChanges, fingerprintOf } from '../reviewedChange/reviewedChanges';
@@ -204,11 +204,14 @@ export function createPropertyService(deps: {
     }
     if (!shown.request) throw refused('Nothing to send: Su already holds exactly this.');
     if (shown.fingerprint !== fingerprint)
-      throw refused('The draft changed after the preview: preview it again, then send what it shows.', 'stale_preview');
+      throw refused(
+        'The draft changed after the preview: preview it again, then send what it shows.',
+        ErrorCode.PreviewStale,
+      );
     if (shown.creates.length && !confirmed)
       throw refused(
         `This creates ${shown.creates.map((c) => c.what).join(', ')} at Booking.com. Su does not answer with the new id, so sending the same instance again would create another: confirm to go on.`,
-        'confirmation_needed',
+        ErrorCode.ConfirmRequired,
       );
 
     const stored = draft<unknown>(hotelId, scope);

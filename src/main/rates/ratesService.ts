@@ -1,4 +1,4 @@
-import { AppFailure } from '../../shared/result';
+import { AppFailure, ErrorCode } from '../../shared/result';
 import { localToday } from '../../shared/dates';
 import { validationError } from '../../shared/validation';
 import {
@@ -82,13 +82,13 @@ export function createRatesService(deps: {
   function checkConfirmed(p: RatePreview, confirmed: boolean, expected: string): void {
     if (expected !== p.fingerprint)
       throw new AppFailure({
-        code: 'preview_stale',
+        code: ErrorCode.PreviewStale,
         message: 'What would be sent changed since this preview: look at the new preview before pushing.',
         retryable: false,
       });
     if (p.large && !confirmed)
       throw new AppFailure({
-        code: 'confirm_required',
+        code: ErrorCode.ConfirmRequired,
         message: [
           `This changes ${p.summary.changedDays} days and ${p.summary.channelChanges} channel rules${p.summary.closes ? ', and closes dates' : ''}.`,
           ...p.warnings,
@@ -164,7 +164,7 @@ export function createRatesService(deps: {
       const p = preview(hotelId);
       if (expected !== p.fingerprint)
         throw new AppFailure({
-          code: 'preview_stale',
+          code: ErrorCode.PreviewStale,
           message: 'The draft changed since this preview: look at the new preview before pushing.',
           retryable: false,
         });

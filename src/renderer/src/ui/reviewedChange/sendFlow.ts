@@ -1,25 +1,19 @@
 import { ref, shallowRef } from 'vue';
-import type { AppError, Result } from '@shared/result';
+import { ErrorCode, type AppError, type Result } from '@shared/result';
 import { latestOnly } from '@renderer/lib/latestOnly';
 
 /** Said when a change is sent before its preview was shown: the preview is drawn, nothing is sent. */
 export const NOT_PREVIEWED: AppError = {
-  code: 'preview_stale',
+  code: ErrorCode.PreviewStale,
   message: 'Look at the preview first: nothing was sent.',
   retryable: false,
 };
 
 /**
  * The core's answers that mean "look at the preview again": the draft changed since it was drawn, or the change
- * needs the owner's confirmation (rates say `preview_stale` / `confirm_required`, the property
- * `stale_preview` / `confirmation_needed`).
+ * needs the owner's confirmation.
  */
-export const LOOK_AGAIN: readonly string[] = [
-  'preview_stale',
-  'stale_preview',
-  'confirm_required',
-  'confirmation_needed',
-];
+export const LOOK_AGAIN: readonly string[] = [ErrorCode.PreviewStale, ErrorCode.ConfirmRequired];
 
 export interface SendFlowOptions<Scope, Preview, Sent> {
   /** What the draft on screen is about (null: nothing is on screen). */
