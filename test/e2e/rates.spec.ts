@@ -14,6 +14,10 @@ const cell = (page: Page, target: string, channel: string, day: string) =>
 
 /** Drags across the calendar from one cell to another, as an owner does with the mouse. */
 async function drag(page: Page, from: ReturnType<typeof cell>, to: ReturnType<typeof cell>) {
+  // Where the cells are once the calendar has settled (after a resize it lays itself out again over a few frames):
+  // a trial hover waits until each is visible and stable, without moving the mouse.
+  await from.hover({ trial: true });
+  await to.hover({ trial: true });
   const a = (await from.boundingBox())!;
   const b = (await to.boundingBox())!;
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
