@@ -20,10 +20,6 @@ export interface IngestResult {
   reason?: string;
 }
 
-/** Whether a delivery put something new in front of the owner (a message, a review, or a delivery in quarantine). */
-export const wasFiled = (result: IngestResult): boolean =>
-  result.outcome === 'stored' || result.outcome === 'quarantined';
-
 /**
  * The acknowledgement the provider expects. Messages and legacy reviews are acknowledged with `status`, current
  * reviews with `Status` in the contract and `status` in the published sample: both keys satisfy every reader.
