@@ -8,10 +8,6 @@ export function fieldIds(field: DetailsField) {
   return { id, testid: `details-${field}`, label: DETAILS_LABELS[field] };
 }
 
-/** What `aria-describedby` points at: the field's error when it has one, else its help line. */
-export const describedBy = (id: string, error: string | undefined, help: string | undefined) =>
-  error ? `${id}-error` : help ? `${id}-help` : undefined;
-
 /** What a field's control needs: the details store, the field's ids and label, and its problem (live). */
 export function useDetailsField(field: () => DetailsField) {
   const details = useDetailsStore();
