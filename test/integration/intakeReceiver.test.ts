@@ -1,9 +1,12 @@
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator } from '../../src/emulator/emulator';
 import { startReceiver } from '../../src/main/intake/receiver';
 import { indexPendingMessages } from '../../src/main/inbox/messageIndex';
 import { fixtureText } from '../support/fixtures';
+import { tempDir } from '../support/tempDir';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
 import { openAppDatabase } from '../../src/main/schema';
 import { INBOX_FILERS } from '../../src/main/inbox/feature';
@@ -358,5 +361,42 @@ describe('late and partial reposts', () => {
     await t.post({ ...review19(), is_eligible_to_respond: 'N' });
     const detail = JSON.parse((t.database.db.prepare('SELECT detail FROM reviews').get() as { detail: string }).detail);
     expect(detail.eligibleToReply).toBe(false);
+  });
+});
+
+describe('credentials withdrawn while a delivery is on its way', () => {
+  it('a delivery whose credentials stop working before its body is in is refused and filed nowhere', async () => {
+    const dir = tempDir('innkeeper-withdrawn-');
+    const database = openAppDatabase(join(dir.path, 'innkeeper.db'));
+    // As the built-in demo provider's own credentials, withdrawn the moment the owner leaves the demo.
+    let accepted = [{ username: 'innkeeper-demo', password: 'demo-only-password-123', source: 'demo' as const }];
+    const receiver = await startReceiver({ database, filers: INBOX_FILERS, port: 0, credentials: () => accepted });
+    try {
+      const body = JSON.stringify(message244());
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(receiver.localUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from('innkeeper-demo:demo-only-password-123').toString('base64')}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        });
+        request.on('response', (response) => resolve(response.statusCode!));
+        request.on('error', reject);
+        // The headers (and the credentials in them) arrive, then the credentials are withdrawn, then the body.
+        request.write(body.slice(0, 10));
+        setTimeout(() => {
+          accepted = [];
+          request.end(body.slice(10));
+        }, 200);
+      });
+      expect(status).toBe(401);
+      expect(database.db.prepare('SELECT count(*) AS n FROM push_log').get()).toEqual({ n: 0 });
+    } finally {
+      await receiver.close();
+      database.close();
+      dir.remove();
+    }
   });
 });
