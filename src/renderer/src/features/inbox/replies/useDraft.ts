@@ -1,4 +1,4 @@
-import { onScopeDispose, ref, watch } from 'vue';
+import { computed, onScopeDispose, ref, watch } from 'vue';
 import { onReconnect } from '@renderer/api/link';
 
 /** How long typing must pause before the draft is written. */
@@ -104,5 +104,13 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
     void flush();
   });
 
-  return { text, state, open, flush, cancel, schedule, clear };
+  /** What the reply box says about its draft. */
+  const note = computed(
+    () =>
+      ({ idle: '', saving: 'Saving draft…', saved: 'Draft saved', failed: 'The draft could not be saved' })[
+        state.value
+      ],
+  );
+
+  return { text, state, note, open, flush, cancel, schedule, clear };
 }
