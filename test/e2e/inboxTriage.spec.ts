@@ -186,6 +186,8 @@ test('the inbox at 1024 × 680 and 1280 × 800, with conversations on three prop
   await push(app, airbnbMessage({ hotelid: 'IK-DEMO-001' }));
   await push(app, channelMessage('19', '4012345678', 'Can we bring a dog?', { hotelid: 'IK-DEMO-002' }));
   await push(app, channelMessage('9', '7712340000', 'Is parking free?', { hotelid: 'IK-DEMO-003' }));
+  // The three rows first: a row arriving during the click moves the one clicked.
+  await expect(rows(page)).toHaveCount(3);
   await rows(page).filter({ hasText: 'bring a dog' }).click();
   await expect(page.getByTestId('thread')).toBeVisible();
   await closeToasts(page);

@@ -4,10 +4,13 @@ import Dialog from 'primevue/dialog';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defineComponent, h, ref } from 'vue';
 import CurrencyField from '@renderer/features/payments/CurrencyField.vue';
+import ForWhomField from '@renderer/features/payments/ForWhomField.vue';
 import { describedBy } from '@renderer/lib/fieldErrors';
 import AppDialog from '@renderer/ui/AppDialog.vue';
 import DialogActions from '@renderer/ui/DialogActions.vue';
 import DialogForm from '@renderer/ui/DialogForm.vue';
+import FieldGrid from '@renderer/ui/FieldGrid.vue';
+import FieldWithAction from '@renderer/ui/FieldWithAction.vue';
 import TextField from '@renderer/ui/TextField.vue';
 
 beforeEach(() => {
@@ -208,5 +211,41 @@ describe('AppDialog, DialogForm and DialogActions', () => {
     const wrapper = mount(DialogForm, { slots: { default: '<input />' } });
     expect(wrapper.find('.dialog-form__intro').exists()).toBe(false);
     expect(wrapper.find('input').exists()).toBe(true);
+  });
+});
+
+describe('FieldGrid', () => {
+  it('sets its fields side by side: so many columns, or as many as fit at least so wide', () => {
+    const two = mount(FieldGrid, { props: { columns: 2 }, slots: { default: '<input /><input />' } });
+    expect(two.attributes('style')).toContain('grid-template-columns: repeat(2, minmax(0, 1fr))');
+    expect(two.findAll('input')).toHaveLength(2);
+    const fit = mount(FieldGrid, { props: { min: '15rem' } });
+    expect(fit.attributes('style')).toContain('grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr))');
+  });
+});
+
+describe('FieldWithAction', () => {
+  it('puts the button beside the field, and leaves no room for one it was not given', () => {
+    const both = mount(FieldWithAction, {
+      slots: { default: '<input id="password" />', action: '<button>Generate</button>' },
+    });
+    expect(both.get('.with-action__field input').attributes('id')).toBe('password');
+    expect(both.get('.with-action__action button').text()).toBe('Generate');
+    const alone = mount(FieldWithAction, { slots: { default: '<input />' } });
+    expect(alone.find('.with-action__action').exists()).toBe(false);
+  });
+});
+
+describe('ForWhomField', () => {
+  it('is the link’s For whom, named for tests, and says when the owner leaves it', async () => {
+    const wrapper = mount(ForWhomField, { props: { modelValue: 'Anna', error: 'Too long.' }, global });
+    const input = wrapper.get('input');
+    expect(input.attributes('id')).toBe('link-forWhom');
+    expect(input.attributes('data-testid')).toBe('link-forWhom');
+    expect(input.attributes('placeholder')).toBe('The guest’s name');
+    expect(wrapper.get('label').text()).toBe('For whom');
+    expect(wrapper.get('[data-testid="link-forWhom-error"]').text()).toBe('Too long.');
+    await input.trigger('blur');
+    expect(wrapper.emitted('leave')).toHaveLength(1);
   });
 });

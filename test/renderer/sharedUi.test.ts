@@ -1,7 +1,11 @@
 import { mount } from '@vue/test-utils';
 import PrimeVue from 'primevue/config';
 import { describe, expect, it } from 'vitest';
+import { defineComponent, h, ref } from 'vue';
+import type { AppError } from '@shared/result';
+import { useChoices } from '@renderer/lib/useChoices';
 import NoSession from '@renderer/shell/NoSession.vue';
+import ChoiceButtons from '@renderer/ui/ChoiceButtons.vue';
 import EmptyState from '@renderer/ui/EmptyState.vue';
 import ProblemNote from '@renderer/ui/ProblemNote.vue';
 
@@ -71,5 +75,75 @@ describe('NoSession', () => {
     expect(wrapper.text()).toContain('This page was opened without its session link.');
     expect(wrapper.text()).toContain('Open the address Innkeeper printed when it started');
     expect(wrapper.get('code').text()).toBe('?session=…');
+  });
+});
+
+describe('useChoices', () => {
+  it('names the choice being made, and keeps why the last one failed until one is made', async () => {
+    const { busy, failure, choose } = useChoices<'retry' | 'discard'>();
+    let answer: (error: AppError | null) => void = () => undefined;
+    const made = choose('retry', () => new Promise((resolve) => (answer = resolve)));
+    expect(busy.value).toBe('retry');
+    const refused: AppError = { code: 'refused', message: 'Su said no.' };
+    answer(refused);
+    expect(await made).toBe(refused);
+    expect(busy.value).toBeNull();
+    expect(failure.value).toBe(refused);
+    expect(await choose('discard', async () => null)).toBeNull();
+    expect(failure.value).toBeNull();
+  });
+
+  it('is not busy any more when making a choice throws', async () => {
+    const { busy, choose } = useChoices<'retry'>();
+    await expect(
+      choose('retry', async () => {
+        throw new Error('the app went away');
+      }),
+    ).rejects.toThrow('the app went away');
+    expect(busy.value).toBeNull();
+  });
+});
+
+describe('ChoiceButtons', () => {
+  const KINDS = [
+    { value: 'card', label: 'Payment link' },
+    { value: 'widget', label: 'Card details for a booking' },
+  ];
+
+  it('shows each choice by its label, marks the chosen one, and sets the one clicked', async () => {
+    const kind = ref('card');
+    const Parent = defineComponent(
+      () => () =>
+        h(ChoiceButtons, {
+          modelValue: kind.value,
+          'onUpdate:modelValue': (v: unknown) => (kind.value = v as string),
+          options: KINDS,
+          'aria-label': 'What kind of link',
+          'data-testid': 'link-kind',
+        }),
+    );
+    const wrapper = mount(Parent, { global: { plugins: [PrimeVue] } });
+    const group = wrapper.get('[data-testid="link-kind"]');
+    expect(group.attributes('aria-label')).toBe('What kind of link');
+    const buttons = group.findAll('button');
+    expect(buttons.map((b) => b.text())).toEqual(['Payment link', 'Card details for a booking']);
+    expect(buttons[0]!.attributes('aria-pressed')).toBe('true');
+    await buttons[1]!.trigger('click');
+    expect(kind.value).toBe('widget');
+    // One is always chosen: the chosen one clicked again stays chosen.
+    await buttons[1]!.trigger('click');
+    expect(kind.value).toBe('widget');
+  });
+
+  it('draws a choice its own way when given the option slot', () => {
+    const wrapper = mount(ChoiceButtons, {
+      props: { modelValue: 'all', options: [{ value: 'all', label: 'All', count: 3 }] },
+      slots: {
+        option: '<template #option="{ option }"><b>{{ option.label }}</b> <i>{{ option.count }}</i></template>',
+      },
+      global: { plugins: [PrimeVue] },
+    });
+    expect(wrapper.get('b').text()).toBe('All');
+    expect(wrapper.get('i').text()).toBe('3');
   });
 });

@@ -1,16 +1,22 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ConnectionState, ConnectionTestResult } from '@shared/connection';
+import type { ConnectionTestResult } from '@shared/connection';
 import type { ConnectionProfileInput } from '@shared/connection';
 import type { Environment } from '@shared/environments';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
-import { latestOnly } from '@renderer/lib/latestOnly';
+import { liveValue } from '@renderer/api/liveValue';
 
 /** The connection settings as the core reports them, plus the outcome of the last test and save. */
 export const useConnectionStore = defineStore('connection', () => {
-  const state = ref<ConnectionState | null>(null);
   const loadError = ref<AppError | null>(null);
+  const {
+    value: state,
+    load,
+    listen,
+  } = liveValue('connection.get', 'connection.changed', {
+    failed: (error) => (loadError.value = error),
+  });
   const testResult = ref<ConnectionTestResult | null>(null);
   const testError = ref<AppError | null>(null);
   const saveError = ref<AppError | null>(null);
@@ -18,22 +24,6 @@ export const useConnectionStore = defineStore('connection', () => {
   const saving = ref(false);
 
   const active = computed<Environment>(() => state.value?.active ?? 'demo');
-
-  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
-  const reads = latestOnly();
-  async function load() {
-    const isNewest = reads();
-    const result = await api['connection.get']({});
-    if (!result.ok) loadError.value = result.error;
-    else if (isNewest()) state.value = result.value;
-  }
-
-  function listen() {
-    return api.on('connection.changed', (next) => {
-      reads();
-      state.value = next;
-    });
-  }
 
   async function test(input: ConnectionProfileInput) {
     testing.value = true;

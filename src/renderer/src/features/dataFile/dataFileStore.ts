@@ -1,29 +1,13 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { DataFileStatus } from '@shared/dataFile';
 import { api } from '@renderer/api';
-import { latestOnly } from '@renderer/lib/latestOnly';
+import { liveValue } from '@renderer/api/liveValue';
 
 /** The data file's health, its backups and a restore the owner chose: live, on every screen (its banner). */
 export const useDataFileStore = defineStore('dataFile', () => {
-  const status = ref<DataFileStatus | null>(null);
+  const { value: status, load, listen } = liveValue('dataFile.status', 'dataFile.changed');
   const restoreError = ref<string | null>(null);
   const restoring = ref(false);
-
-  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
-  const reads = latestOnly();
-  async function load() {
-    const isNewest = reads();
-    const result = await api['dataFile.status']({});
-    if (result.ok && isNewest()) status.value = result.value;
-  }
-
-  function listen() {
-    return api.on('dataFile.changed', (next) => {
-      reads();
-      status.value = next;
-    });
-  }
 
   /** A backup chosen to restore at the next start (`file`), or that choice undone (null). */
   async function restoreBackup(file: string | null) {

@@ -1,40 +1,32 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '@shared/demo';
+import type { DemoDelivery, DemoDeliveryResult } from '@shared/demo';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
-import { latestOnly } from '@renderer/lib/latestOnly';
+import { liveValue } from '@renderer/api/liveValue';
 
 /** What the owner last asked of the demo: one kind of delivery, or switching the live messages. */
 export type DemoAction = DemoDelivery['kind'] | 'live';
 
 /** The built-in demo provider while it runs, and the deliveries the owner asks it for. */
 export const useDemoStore = defineStore('demo', () => {
-  const status = ref<DemoStatus | null>(null);
+  /** The core says when the demo starts or stops (the owner changed provider) and when its settings change. */
+  const {
+    value: status,
+    load,
+    listen,
+  } = liveValue('demo.status', 'demo.changed', {
+    // A demo that stopped takes its last result with it: a later start begins with a clean panel.
+    heard: (next) => {
+      if (!next.running) clearOutcome();
+    },
+  });
   const result = ref<DemoDeliveryResult | null>(null);
   const error = ref<AppError | null>(null);
   // What the result or error is about, so field errors land next to the controls that caused them.
   const action = ref<DemoAction | null>(null);
   const delivering = ref(false);
   const switchingLive = ref(false);
-
-  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
-  const reads = latestOnly();
-  async function load() {
-    const isNewest = reads();
-    const answer = await api['demo.status']({});
-    if (answer.ok && isNewest()) status.value = answer.value;
-  }
-
-  /** The core says when the demo starts or stops (the owner changed provider) and when its settings change. */
-  function listen() {
-    return api.on('demo.changed', (next) => {
-      // A demo that stopped takes its last result with it: a later start begins with a clean panel.
-      if (!next.running) clearOutcome();
-      reads();
-      status.value = next;
-    });
-  }
 
   function clearOutcome() {
     result.value = null;

@@ -1,30 +1,15 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { IntakeSettingsInput, IntakeStatus, QuarantinedDelivery } from '@shared/intake';
+import type { IntakeSettingsInput, QuarantinedDelivery } from '@shared/intake';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
-import { latestOnly } from '@renderer/lib/latestOnly';
+import { liveValue } from '@renderer/api/liveValue';
 
 /** The listener's settings and health, live, and the deliveries it set aside as not understood. */
 export const useIntakeStore = defineStore('intake', () => {
-  const status = ref<IntakeStatus | null>(null);
+  const { value: status, load, listen } = liveValue('intake.status', 'intake.changed');
   const saveError = ref<AppError | null>(null);
   const saving = ref(false);
-
-  // Each event counts as a newer read: an answer older than an event is dropped (see latestOnly).
-  const reads = latestOnly();
-  async function load() {
-    const isNewest = reads();
-    const result = await api['intake.status']({});
-    if (result.ok && isNewest()) status.value = result.value;
-  }
-
-  function listen() {
-    return api.on('intake.changed', (next) => {
-      reads();
-      status.value = next;
-    });
-  }
 
   async function save(input: IntakeSettingsInput): Promise<boolean> {
     saving.value = true;

@@ -58,7 +58,7 @@ export function emptyForm(context: LinkContext = {}): LinkForm {
 }
 
 /** Every text field of both kinds: what the owner typed in one kind is kept when they switch to the other. */
-const TEXT_FIELDS = [
+export const TEXT_FIELDS = [
   'amount',
   'currency_code',
   'order_id',

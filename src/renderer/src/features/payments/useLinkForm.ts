@@ -6,6 +6,7 @@ import {
   emptyForm,
   fromEntry,
   linkErrors,
+  TEXT_FIELDS,
   toTyped,
   typedSomething,
   widgetInput,
@@ -15,18 +16,7 @@ import { isAppError, usePaymentsStore } from './paymentsStore';
 import { useFormErrors } from './useFormErrors';
 
 const LAST_PROPERTY_KEY = 'innkeeper.payments.hotelId';
-const CARD_FIELDS = [
-  'hotelId',
-  'amount',
-  'currency_code',
-  'order_id',
-  'forWhom',
-  'purpose',
-  'customer_email',
-  'contact_number',
-  'return_url',
-  'booking_id',
-];
+const CARD_FIELDS = ['hotelId', ...TEXT_FIELDS];
 const WIDGET_FIELDS = ['hotelId', 'booking_id', 'is_button', 'forWhom'];
 
 /**
