@@ -157,3 +157,30 @@ describe('network failures say whether the request may have arrived', () => {
     cut.close();
   });
 });
+
+describe('a token request that never ends holds nobody', () => {
+  it('the callers waiting are told by the deadline, and the next caller asks again', async () => {
+    let asked = 0;
+    const stuck = createTokenManager({
+      environment: 'sandbox',
+      deadlineMs: 300,
+      issue: () => {
+        asked += 1;
+        return asked === 1
+          ? new Promise(() => undefined)
+          : Promise.resolve({ token: 'sandbox_fresh', tokenType: 'Bearer', expiresInSeconds: 3600 });
+      },
+    });
+    const waiting = await Promise.all([failure(stuck.getToken()), failure(stuck.getToken())]);
+    for (const w of waiting) {
+      expect(w.error).toMatchObject({ code: 'timeout', retryable: true, field: 'mainBaseUrl' });
+      expect(w.error.message).toBe(
+        'Getting an access token failed: the provider did not finish answering within 0.3 s.',
+      );
+    }
+    // Both shared the one request; the next caller does not wait on the stuck one.
+    expect(asked).toBe(1);
+    expect(await stuck.getToken()).toBe('sandbox_fresh');
+    expect(asked).toBe(2);
+  });
+});

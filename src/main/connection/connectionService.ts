@@ -9,7 +9,7 @@ import type { EventBus } from '../gateway/events';
 import { bindSecretsToDatabase, redact, redactFailure } from '../gateway/secretLeaks';
 import { issueToken, validateToken } from '../provider/auth';
 import { createProviderClient, type ProviderClient } from '../provider/client';
-import { createHostClient } from '../provider/http';
+import { createHostClient, PROVIDER_LIMITS } from '../provider/http';
 import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../provider/tokenManager';
 import type { Secrets } from '../config/secrets';
 import { secretKey, type ProfileStore, type ResolvedProfile } from './profiles';
@@ -92,7 +92,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     const fp = fingerprint(profile);
     const current = managers.get(environment);
     if (current?.fingerprint === fp) return current.manager;
-    const http = createHostClient(profile.mainBaseUrl);
+    // A token request ends before the calls waiting for it do, so they hear why (see PROVIDER_LIMITS).
+    const http = createHostClient(profile.mainBaseUrl, PROVIDER_LIMITS.tokenDeadlineMs);
     const manager = createTokenManager({
       environment,
       now,

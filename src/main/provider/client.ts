@@ -19,6 +19,7 @@ export interface ProviderClientOptions {
   tokenBaseUrl: string;
   tokens: TokenManager;
   credentials: ProviderCredentials;
+  /** Each call's whole deadline, connect to the answer's last byte (default `PROVIDER_LIMITS.deadlineMs`). */
   timeoutMs?: number;
 }
 

@@ -4,7 +4,7 @@ import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { validationError } from '../../shared/validation';
 import { redactDeep, redactFailure } from '../gateway/secretLeaks';
 import { parseBody, providerError, type RawResponse } from './envelope';
-import { send } from './http';
+import { deadlineError, deadlineSignal, hostLimits, send } from './http';
 import type { TokenManager } from './tokenManager';
 
 /** Credentials beyond the token, resolved from the active connection profile. Never leave the core. */
@@ -61,11 +61,44 @@ const missing = (field: string, what: string): AppFailure =>
     retryable: false,
   });
 
-async function authHeaders(ctx: ProviderContext, scheme: AuthScheme, what: string): Promise<Record<string, string>> {
+/**
+ * The token for a Bearer call, waited for no longer than the call's deadline (callers waiting for one token request
+ * share it, and its own deadline is shorter). Nothing of the call has left yet, so a failure here is never an
+ * unknown outcome: the call can simply be tried again later.
+ */
+async function tokenWithin(ctx: ProviderContext, signal: AbortSignal): Promise<string> {
+  const where = { what: 'Getting an access token', baseUrl: ctx.main.defaults.baseURL ?? '' };
+  try {
+    return await untilAborted(ctx.tokens.getToken(), signal, () =>
+      deadlineError(where, hostLimits(ctx.main).deadlineMs),
+    );
+  } catch (error) {
+    if (!(error instanceof AppFailure) || !error.error.outcomeUnknown) throw error;
+    const { outcomeUnknown: _unknown, ...notSent } = error.error;
+    throw new AppFailure(notSent);
+  }
+}
+
+/** `promise`, or a failure with `onAbort()` once `signal` fires first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => AppError): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AppFailure(onAbort()));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new AppFailure(onAbort()));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+async function authHeaders(
+  ctx: ProviderContext,
+  scheme: AuthScheme,
+  what: string,
+  signal: AbortSignal,
+): Promise<Record<string, string>> {
   const c = ctx.credentials;
   switch (scheme) {
     case 'bearer':
-      return { Authorization: `Bearer ${await ctx.tokens.getToken()}` };
+      return { Authorization: `Bearer ${await tokenWithin(ctx, signal)}` };
     case 'facility':
       if (!c.facilityApiKey) throw missing('facilityApiKey', what);
       return { 'app-id': c.facilityAppId, Authorization: c.facilityApiKey };
@@ -134,17 +167,19 @@ async function callOnce<S extends z.ZodType, R>(
   if (!parsed.success) throw new AppFailure(validationError(parsed.error));
   const body = (endpoint.toWire ?? ((v: unknown) => v))(parsed.data);
   const http = endpoint.host === 'main' ? ctx.main : ctx.token;
+  // One deadline for the whole call: the token it may wait for, the request, and the one repeat after a 401.
+  const signal = deadlineSignal(hostLimits(http).deadlineMs);
 
   const attempt = async (): Promise<{ raw: RawResponse; token?: string }> => {
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
-      ...(await authHeaders(ctx, endpoint.auth, endpoint.what)),
+      ...(await authHeaders(ctx, endpoint.auth, endpoint.what, signal)),
     };
     for (const name of ['Authorization', 'x-api-key']) {
       const value = headers[name];
       if (value) sent.push(value, value.replace(/^(Bearer|Basic) /, ''));
     }
-    const answer = await send(() => http.post(endpoint.path, body, { headers }), {
+    const answer = await send(() => http.post(endpoint.path, body, { headers, signal }), {
       what: endpoint.what,
       baseUrl: http.defaults.baseURL ?? '',
     });

@@ -1,6 +1,7 @@
 import { TOKEN_PREFIX, type Environment } from '../../shared/environments';
 import { AppFailure, ErrorCode } from '../../shared/result';
 import type { IssuedToken } from './auth';
+import { deadlineError, PROVIDER_LIMITS } from './http';
 
 /** Holds one environment's access token: cached, refreshed ahead of expiry, never fetched twice at once. */
 export interface TokenManager {
@@ -23,6 +24,11 @@ export interface TokenManagerOptions {
   onIssued?: (token: { token: string; expiresAt: number }) => void;
   /** A previously persisted token to start from. */
   initial?: { token: string; expiresAt: number } | null;
+  /**
+   * The longest a token request may take, whatever `issue` does (its HTTP request has a shorter deadline of its
+   * own): after it, the callers waiting are told and the next caller asks again, so a hung request holds nobody.
+   */
+  deadlineMs?: number;
 }
 
 /**
@@ -56,9 +62,23 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   const fresh = () => cached !== null && cached.expiresAt - cached.marginMs > now();
 
+  const deadlineMs = options.deadlineMs ?? PROVIDER_LIMITS.deadlineMs;
+  /** `options.issue()`, failing as not answered once the deadline passes. */
+  const issueWithin = (): Promise<IssuedToken> =>
+    new Promise<IssuedToken>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const where = { what: 'Getting an access token', field: 'mainBaseUrl', baseUrl: '' };
+        reject(new AppFailure(deadlineError(where, deadlineMs)));
+      }, deadlineMs);
+      options
+        .issue()
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
+
   const refresh = async (): Promise<string> => {
     const startedAt = now();
-    const issued = await options.issue();
+    const issued = await issueWithin();
     assertTokenFitsEnvironment(issued.token, options.environment);
     const lifetimeMs = issued.expiresInSeconds * 1000;
     // A short-lived token (a test setting) is still reused for half its life rather than refreshed every call.
