@@ -99,7 +99,12 @@ export function createCore(deps: CoreDeps): Core {
     database.close();
     throw error;
   }
-  dispatcher = createDispatcher(handlers as Handlers, () => deps.secrets.values());
+  // A call that failed in the store (SQLite could not read or write) has the data file checked again.
+  dispatcher = createDispatcher(
+    handlers as Handlers,
+    () => deps.secrets.values(),
+    (error) => void database.health.storeError(error),
+  );
   const parts = features.map((feature) => built.get(feature)!);
 
   return {

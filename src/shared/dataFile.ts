@@ -12,7 +12,7 @@ export interface DataFileProblem {
   since: number;
   /** In the owner's words, with SQLite's own text. */
   reason: string;
-  /** When the file was last found sound (its newest backup), when known. */
+  /** When the file was last found sound (a check while the app ran, or its newest backup), when known. */
   lastGoodCheck?: number | null;
 }
 

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { startCore } from '../../src/main/core';
 import { demoFeature, type DemoRunOptions } from '../../src/main/demo/feature';
 import type { TunnelProvider } from '../../src/main/intake/tunnel';
+import type { CoreOptions } from '../../src/main/feature';
 import { createFileSecrets } from '../../src/main/config/secrets';
 import { createConfSettings } from '../../src/main/config/settings';
 import { eventually } from './eventually';
@@ -20,6 +21,8 @@ export async function startTestCore(
     demoRun?: DemoRunOptions;
     /** The core's clock (a test that needs a time of day); the real one by default. */
     now?: () => number;
+    /** More host options for the features (e.g. `dataFile: { checkEveryMs }`). */
+    coreOptions?: CoreOptions;
   } = {},
 ) {
   const dir = options.dataDir
@@ -38,6 +41,7 @@ export async function startTestCore(
       intakeEnv: { port: 0 },
       ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
       demo: options.demoRun ?? { deliveries: false },
+      ...options.coreOptions,
     },
   });
   const demo = core.use(demoFeature)!;

@@ -3,6 +3,7 @@ import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Database } from '../../src/main/db/database';
+import type { CoreOptions } from '../../src/main/feature';
 import { contractClient } from './contract';
 import { startTestCore } from './core';
 import { fixtureText } from './fixtures';
@@ -24,8 +25,8 @@ export function message(id: string, text: string): string {
   return JSON.stringify({ ...body, messageid: id, message: text });
 }
 
-export async function storeCore(dataDir?: string) {
-  const t = await startTestCore(dataDir ? { dataDir } : {});
+export async function storeCore(dataDir?: string, coreOptions?: CoreOptions) {
+  const t = await startTestCore({ ...(dataDir ? { dataDir } : {}), ...(coreOptions ? { coreOptions } : {}) });
   const { call, dispatch } = contractClient(() => t.core.dispatcher);
   await call('intake.save', { port: 8787, username: 'su-partner', password: PASSWORD });
   // As the app's shell does at start: the data file's status is read, which begins the start's backup; the test

@@ -19,6 +19,12 @@ import { createUptimeLog } from './uptime';
 
 /** A backup every few hours while the app runs (and one at each start after a sound check). */
 export const BACKUP_EVERY_MS = 4 * 60 * 60 * 1000;
+/**
+ * How often the running app checks the file (`PRAGMA quick_check` on a worker: the core goes on meanwhile), so that
+ * damage under a running app is found the same day rather than at the next start or backup. A store error has it
+ * checked at once too (database.ts).
+ */
+export const CHECK_EVERY_MS = 30 * 60 * 1000;
 /** How long after the start its backup is taken: once the listener and the web host are up. */
 export const FIRST_BACKUP_AFTER_MS = 1000;
 const LAST_RESTORE_KEY = 'store.lastRestore';
@@ -55,10 +61,13 @@ export function createDataFileService(deps: {
   everyMs?: number;
   /** How long after `start` its backup is taken (default FIRST_BACKUP_AFTER_MS). */
   firstBackupAfterMs?: number;
+  /** How often the file is checked while the app runs (default CHECK_EVERY_MS). */
+  checkEveryMs?: number;
 }) {
   const { database, settings, now } = deps;
   const onDisk = database.path !== ':memory:';
   let timer: NodeJS.Timeout | null = null;
+  let checkTimer: NodeJS.Timeout | null = null;
   let started = false;
   /** The backup being taken: one at a time (a second ask while it runs gets the same one). */
   let underWay: Promise<BackupInfo | null> | null = null;
@@ -159,6 +168,16 @@ export function createDataFileService(deps: {
     }
   }
 
+  /**
+   * The scheduled check: once the start's check has answered, and only of a file not yet known to be damaged. Damage
+   * found is marked as the start's check marks it (the listener answers 503, the screen says so).
+   */
+  async function scheduledCheck(): Promise<void> {
+    await database.checked;
+    if (database.health.refusing()) return;
+    await database.recheck();
+  }
+
   /** The start's backup, when it is still to be taken. */
   let firstBackup: NodeJS.Timeout | null = null;
   function takeFirstBackup(): Promise<unknown> {
@@ -186,11 +205,17 @@ export function createDataFileService(deps: {
         timer = setInterval(() => void backupNow(), deps.everyMs ?? BACKUP_EVERY_MS);
         timer.unref();
       }
+      if (onDisk && !checkTimer) {
+        checkTimer = setInterval(() => void scheduledCheck(), deps.checkEveryMs ?? CHECK_EVERY_MS);
+        checkTimer.unref();
+      }
     },
     /** Takes the start's backup if it is still to be taken, and waits for the one under way (the file closes next). */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
+      if (checkTimer) clearInterval(checkTimer);
+      checkTimer = null;
       // A backup under way is finished, and the start's backup taken if it still was to be.
       await underWay;
       await takeFirstBackup();

@@ -37,8 +37,9 @@ export interface Database {
    */
   readonly checked: Promise<void>;
   /**
-   * Checks the file again, on a worker while the core goes on (before a later backup): true when it is sound; false
-   * when the check marked it damaged, or the file closed meanwhile.
+   * Checks the file again, on a worker while the core goes on (before a later backup, on the running app's schedule):
+   * true when it is sound; false when the check marked it damaged, or the file closed meanwhile. A check already
+   * under way is the one answered.
    */
   recheck(): Promise<boolean>;
   /** Set when this start swapped in a backup (or carries on with one swapped in by a start that died). */
@@ -49,6 +50,11 @@ export interface Database {
 }
 
 const OWNER_ONLY = 0o600;
+/**
+ * After a store error (a read or write SQLite failed) the file is checked again at once; further errors within this
+ * time are followed by one more check at its end (a disk failing for minutes is not checked hundreds of times).
+ */
+export const RECHECK_AFTER_ERROR_GAP_MS = 60_000;
 
 /** The database file and its -wal/-shm are the owner's only (they hold guests' messages); a link is not followed. */
 export function makeDatabaseFilesOwnerOnly(path: string): void {
@@ -156,26 +162,35 @@ function open(
 
   const health = createDataFileHealth(db, now);
   let closed = false;
-  const found = (problem: string | null) => {
-    if (!problem || closed) return;
+  const found = (problem: string | null, begunAt: number) => {
+    if (closed) return;
+    if (!problem) return health.checkedSound(begunAt);
+    // The last time it was known sound: a check of this run, or the newest backup (each was checked first).
+    const newestBackup = listBackups(path)[0]?.takenAt ?? null;
+    const lastSound = health.lastSound();
     health.markDamaged(
       `the data file failed its integrity check (SQLite: ${problem})`,
-      listBackups(path)[0]?.takenAt ?? null,
+      lastSound === null ? newestBackup : Math.max(lastSound, newestBackup ?? lastSound),
     );
   };
-  /** The checks under way on a worker: stopped when the file closes. */
-  const checks = new Set<CheckApart>();
-  const checkOnWorker = async (): Promise<boolean> => {
+  /** The check under way on a worker (one at a time): stopped when the file closes. */
+  let underWay: { check: CheckApart; result: Promise<boolean> } | null = null;
+  const checkOnWorker = (): Promise<boolean> => {
+    if (closed) return Promise.resolve(false);
+    if (underWay) return underWay.result;
+    const begunAt = now();
     const check = checkApart(path, db);
-    checks.add(check);
-    const problem = await check.result;
-    checks.delete(check);
-    found(problem);
-    return !problem && !closed;
+    const result = check.result.then((problem) => {
+      underWay = null;
+      found(problem, begunAt);
+      return !problem && !closed;
+    });
+    underWay = { check, result };
+    return result;
   };
   let checked = Promise.resolve();
   if (onDisk && apart) checked = checkOnWorker().then(() => {});
-  else if (onDisk) found(quickCheck(db));
+  else if (onDisk) found(quickCheck(db), now());
 
   let nested = 0;
   const transaction = <T>(fn: () => T): T => {
@@ -200,11 +215,36 @@ function open(
 
   migrate(db, path, migrations, transaction);
   const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+
+  // A store error may be the first sign of damage that no check has seen yet: the file is checked again (once the
+  // check under way, which may have read it before, is over), and not more than once per RECHECK_AFTER_ERROR_GAP_MS.
+  let lastErrorCheck = -Infinity;
+  let errorCheck: NodeJS.Timeout | null = null;
+  const checkAfterError = () => {
+    errorCheck = null;
+    lastErrorCheck = Date.now();
+    void (underWay?.result ?? Promise.resolve()).then(() => checkOnWorker());
+  };
+  const stopSuspecting = health.onSuspect(() => {
+    if (!onDisk || closed || health.refusing() || errorCheck) return;
+    const wait = lastErrorCheck + RECHECK_AFTER_ERROR_GAP_MS - Date.now();
+    if (wait <= 0) return checkAfterError();
+    errorCheck = setTimeout(checkAfterError, wait);
+    errorCheck.unref();
+  });
+
   return {
     db,
     path,
     version,
-    transaction,
+    transaction: <T>(fn: () => T): T => {
+      try {
+        return transaction(fn);
+      } catch (error) {
+        health.storeError(error);
+        throw error;
+      }
+    },
     health,
     restored,
     restoreRefused,
@@ -212,7 +252,9 @@ function open(
     recheck: checkOnWorker,
     close: () => {
       closed = true;
-      checks.forEach((check) => check.stop());
+      stopSuspecting();
+      if (errorCheck) clearTimeout(errorCheck);
+      underWay?.check.stop();
       db.close();
       release();
     },

@@ -28,7 +28,12 @@ const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.ha
  * before any service sees them, and every result and error is scanned for stored secret values: a result
  * that would carry one is replaced by an error, so a bug can never hand a secret to the renderer.
  */
-export function createDispatcher(handlers: Handlers, secretValues: () => string[]): Dispatcher {
+export function createDispatcher(
+  handlers: Handlers,
+  secretValues: () => string[],
+  /** Told of every unexpected error (the core has the data file checked after a store error). */
+  onUnexpected: (error: unknown) => void = () => {},
+): Dispatcher {
   const guard = <T>(result: Result<T>, method: string): Result<T> => {
     if (!containsSecret(JSON.stringify(result), secretValues())) return result;
     console.error(`SECURITY: the result of ${method} contained a secret; it was withheld.`);
@@ -56,6 +61,7 @@ export function createDispatcher(handlers: Handlers, secretValues: () => string[
         return guard(ok(await handler(parsed.data)), method);
       } catch (error) {
         if (error instanceof AppFailure) return guard(fail(error.error), method);
+        onUnexpected(error);
         // Unexpected: log the name and message only (a stack or object dump could carry request data).
         const name = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         console.error(`${method} failed unexpectedly: ${redact(name, secretValues())}`);
