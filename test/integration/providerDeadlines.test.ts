@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientIdFromDomain } from '../../src/shared/clientId';
@@ -5,6 +7,7 @@ import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { cardLinkInputSchema, partnerEntrySchema } from '../../src/shared/payments';
 import type { Database } from '../../src/main/db/database';
 import { createPaymentsService } from '../../src/main/payments/paymentsService';
+import { fetchImageBytes } from '../../src/main/photos/reach';
 import { issueToken } from '../../src/main/provider/auth';
 import { createProviderClient } from '../../src/main/provider/client';
 import { createHostClient, PROVIDER_LIMITS } from '../../src/main/provider/http';
@@ -273,6 +276,73 @@ describe('an answer larger than the cap', () => {
       );
       expect(error).toMatchObject({ code: 'provider', outcomeUnknown: true });
       expect(error.message).toMatch(/the provider’s answer was larger than 10 MB/);
+    },
+    BOUNDED,
+  );
+});
+
+describe('a photo read back from Su’s address', () => {
+  /**
+   * A server that answers an image: up to `total` bytes as fast as it can, then (never ending) one byte every 2 s.
+   */
+  async function imageServer(total: number) {
+    let written = 0;
+    const sockets = new Set<Socket>();
+    const timers = new Set<ReturnType<typeof setInterval>>();
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      const chunk = Buffer.alloc(Math.min(total, 64 * 1024), 0xff);
+      const pump = () => {
+        while (written < total && !response.destroyed) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        const timer = setInterval(() => response.write(chunk.subarray(0, 1)), 2_000);
+        timers.add(timer);
+        response.on('close', () => clearInterval(timer));
+      };
+      pump();
+    });
+    server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/su-images/1.jpg`,
+      written: () => written,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const t of timers) clearInterval(t);
+          for (const s of sockets) s.destroy();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it(
+    'stops reading at the cap instead of taking in whatever is sent',
+    async () => {
+      const server = await imageServer(200 * 1024 * 1024);
+      try {
+        expect(await fetchImageBytes(server.url, { deadlineMs: 10_000, maxBytes: 1024 * 1024 })).toBeNull();
+        // What the server got out before the reader hung up: the cap and what the sockets buffer, not 200 MB.
+        expect(server.written()).toBeLessThan(48 * 1024 * 1024);
+      } finally {
+        await server.close();
+      }
+    },
+    BOUNDED,
+  );
+
+  it(
+    'a trickling image answer ends by the deadline',
+    async () => {
+      const server = await imageServer(1024);
+      try {
+        const started = Date.now();
+        expect(await fetchImageBytes(server.url, { deadlineMs: DEADLINE, maxBytes: 1024 * 1024 })).toBeNull();
+        expect(Date.now() - started).toBeLessThan(DEADLINE + 10_000);
+      } finally {
+        await server.close();
+      }
     },
     BOUNDED,
   );

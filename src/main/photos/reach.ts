@@ -29,16 +29,37 @@ export function photoReach(
   };
 }
 
-/** Reads an image from an address of Su's: only an image answer, within 10 s and 20 MB; null otherwise. */
-export async function fetchImageBytes(url: string): Promise<Buffer | null> {
+/** How long reading one image of Su's may take in all (connect to last byte), and its largest size. */
+export const IMAGE_FETCH_LIMITS = { deadlineMs: 10_000, maxBytes: 20 * 1024 * 1024 } as const;
+
+/**
+ * Reads an image from an address of Su's: only an image answer, whole within 10 s and 20 MB; null otherwise. The
+ * bytes are counted as they come, so an answer that goes on and on is dropped at the cap, not kept in memory.
+ */
+export async function fetchImageBytes(
+  url: string,
+  limits: { deadlineMs: number; maxBytes: number } = IMAGE_FETCH_LIMITS,
+): Promise<Buffer | null> {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-    const response = await fetch(parsed, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
+    // The signal covers the body too: a body that trickles ends with the deadline.
+    const response = await fetch(parsed, { signal: AbortSignal.timeout(limits.deadlineMs), redirect: 'follow' });
     const type = response.headers.get('content-type') ?? '';
-    if (!response.ok || !type.toLowerCase().startsWith('image/')) return null;
-    const bytes = Buffer.from(await response.arrayBuffer());
-    return bytes.length > 0 && bytes.length <= 20 * 1024 * 1024 ? bytes : null;
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (!response.ok || !type.toLowerCase().startsWith('image/') || declared > limits.maxBytes || !response.body) {
+      await response.body?.cancel();
+      return null;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // Leaving the loop early cancels the stream, which closes the connection.
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > limits.maxBytes) return null;
+      chunks.push(chunk);
+    }
+    return size > 0 ? Buffer.concat(chunks) : null;
   } catch {
     return null;
   }
