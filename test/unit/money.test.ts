@@ -52,11 +52,17 @@ describe('the host’s status words', () => {
 });
 
 describe('link addresses handed out', () => {
-  it('only https, or http on this computer (the demo)', async () => {
+  it('only https, or http on this computer from the built-in demo provider', async () => {
     const { safeLinkUrl } = await import('../../src/main/payments/paymentsService');
-    expect(safeLinkUrl('https://token.suissu.com/get-cc?userId=ab12')).toBe(true);
-    expect(safeLinkUrl('http://127.0.0.1:4100/token/get-cc?userId=ab12')).toBe(true);
+    for (const provider of ['demo', 'sandbox', 'production'])
+      expect(safeLinkUrl('https://token.suissu.com/get-cc?userId=ab12', provider)).toBe(true);
+    expect(safeLinkUrl('http://127.0.0.1:4100/token/get-cc?userId=ab12', 'demo')).toBe(true);
+    expect(safeLinkUrl('http://localhost:4100/token/get-cc?userId=ab12', 'demo')).toBe(true);
+    for (const provider of ['sandbox', 'production']) {
+      expect(safeLinkUrl('http://127.0.0.1:4100/token/get-cc?userId=ab12', provider)).toBe(false);
+      expect(safeLinkUrl('http://localhost:4100/token/get-cc?userId=ab12', provider)).toBe(false);
+    }
     for (const bad of ['http://token.suissu.com/get-cc', 'javascript:alert(1)', 'data:text/html,hi', 'not a url'])
-      expect(safeLinkUrl(bad), bad).toBe(false);
+      expect(safeLinkUrl(bad, 'demo'), bad).toBe(false);
   });
 });

@@ -19,12 +19,13 @@ type WidgetLink = z.output<typeof widgetLinkInputSchema>;
 type Draft = z.output<typeof paymentDraftSchema>;
 
 /**
- * A link address the app will hand out: https, or http on this computer (the built-in demo). Anything else (a
- * `javascript:` address, plain http on the internet) is never shown as a link to pay on.
+ * A link address the app will hand out: https, or, from the built-in demo provider only (it runs on this computer),
+ * http on loopback. Anything else (a `javascript:` address, plain http on the internet, or a real provider's link
+ * to this computer) is never shown as a link to pay on.
  */
-export function safeLinkUrl(url: string): boolean {
+export function safeLinkUrl(url: string, provider: string): boolean {
   try {
-    return new URL(url).protocol === 'https:' || isLoopbackHttp(url);
+    return new URL(url).protocol === 'https:' || (provider === 'demo' && isLoopbackHttp(url));
   } catch {
     return false;
   }
@@ -125,7 +126,7 @@ export function createLinkCreation(ctx: PaymentsContext) {
     deps.changed([]);
     try {
       const made = await ask();
-      if (!safeLinkUrl(made.url)) {
+      if (!safeLinkUrl(made.url, provider)) {
         throw new AppFailure({
           code: ErrorCode.Provider,
           message: `The payment host made the link but answered an address that is not https (${made.url.slice(0, 80)}); it is not handed out. Ask the payment host, and use a new order id.`,
