@@ -10,11 +10,14 @@ export interface ListenerLimits {
   /** Failed logins from all clients together per window (a flood from many addresses); more are answered 429. */
   failedTotal: number;
   windowMs: number;
-  /** Open connections in total; at the cap a new connection closes the oldest one with no request in progress. */
+  /** Open connections in total; at the cap a new connection closes the oldest one not serving a delivery or photo. */
   maxConnections: number;
   /** Open connections from one socket address (through the tunnel every connection comes from 127.0.0.1). */
   maxConnectionsPerAddress: number;
-  /** A connection must have sent its request's headers within this time. */
+  /**
+   * A connection must have sent its request's headers within this time (Su's come in one go; short, so a connection
+   * that trickles them holds its place briefly, and it can be closed for a new one meanwhile anyway).
+   */
   headersTimeoutMs: number;
   /** A request must have arrived whole (headers and body) within this time: the body's read deadline. */
   requestTimeoutMs: number;
@@ -30,7 +33,7 @@ export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
   windowMs: 60_000,
   maxConnections: 512,
   maxConnectionsPerAddress: 256,
-  headersTimeoutMs: 10_000,
+  headersTimeoutMs: 5_000,
   requestTimeoutMs: 15_000,
   idleTimeoutMs: 15_000,
   checkIntervalMs: 1_000,
@@ -152,23 +155,25 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
 export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
 
 /**
- * Caps the open connections so that thousands of idle or slow ones cannot keep a real delivery out. At the cap (in
- * total, or for one address) a new connection closes the OLDEST connection with no request in progress (one that
- * has not finished sending headers, or an idle keep-alive one), so a new delivery always gets in; only when every
- * connection is serving a request is the new one refused.
+ * Caps the open connections so that thousands of idle, slow or unwanted ones cannot keep a real delivery out. A
+ * connection is PROTECTED only while it serves a request the listener chose to serve (`serving`: an authenticated
+ * delivery, a photo address); every other one — still sending its headers, idle between requests, or being refused
+ * — can be closed to make room. At the cap (in total, or for one address) a new connection closes the OLDEST
+ * unprotected connection, so a new delivery always gets in; only when every connection is serving a request is the
+ * new one refused. A delivery's own connection is never closed for another one.
  */
 export function guardConnections(server: Server, limits: ListenerLimits) {
   interface Tracked {
     address: string;
-    /** Requests in progress (headers received, response not finished). */
-    busy: number;
+    /** Requests on it the listener is serving right now (accepted, answer not finished). */
+    served: number;
   }
   const open = new Map<Socket, Tracked>();
   let evicted = 0;
 
-  const oldestIdle = (address: string | null): Socket | null => {
+  const oldestUnprotected = (address: string | null): Socket | null => {
     for (const [socket, tracked] of open) {
-      if (tracked.busy === 0 && (address === null || tracked.address === address)) return socket;
+      if (tracked.served === 0 && (address === null || tracked.address === address)) return socket;
     }
     return null;
   };
@@ -183,7 +188,7 @@ export function guardConnections(server: Server, limits: ListenerLimits) {
     const overAddress = countFrom(address) >= limits.maxConnectionsPerAddress;
     const overTotal = open.size >= limits.maxConnections;
     if (overAddress || overTotal) {
-      const victim = oldestIdle(overAddress ? address : null);
+      const victim = oldestUnprotected(overAddress ? address : null);
       if (!victim) {
         socket.destroy();
         return;
@@ -192,19 +197,24 @@ export function guardConnections(server: Server, limits: ListenerLimits) {
       victim.destroy();
       evicted += 1;
     }
-    open.set(socket, { address, busy: 0 });
+    open.set(socket, { address, served: 0 });
     socket.once('close', () => open.delete(socket));
-  });
-  server.on('request', (request: { socket: Socket }, response: { once(e: 'close', f: () => void): void }) => {
-    const tracked = open.get(request.socket);
-    if (!tracked) return;
-    tracked.busy += 1;
-    response.once('close', () => {
-      tracked.busy -= 1;
-    });
   });
 
   return {
+    /**
+     * The listener serves this request (it authenticated, or asks for a photo address): its connection is not
+     * closed to make room until the answer is finished. Called as soon as the request's headers are judged, before
+     * its body is read.
+     */
+    serving(socket: Socket, response: { once(event: 'close', listener: () => void): unknown }): void {
+      const tracked = open.get(socket);
+      if (!tracked) return;
+      tracked.served += 1;
+      response.once('close', () => {
+        tracked.served -= 1;
+      });
+    },
     /** Connections open right now. */
     openConnections: () => open.size,
     /** Connections closed to make room since the start. */

@@ -3,6 +3,7 @@ import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import { basicAuthMatches, type DeliveryCredentials } from './basicAuth';
 import type { DeliveryFilers } from './deliveryKinds';
+import { ACCEPTED_ENCODINGS, bodyEncodings, decodeBody } from './contentEncoding';
 import { createGroupWriter, type GroupWriterStats } from './groupWriter';
 import { ACKNOWLEDGEMENT, type IngestResult } from './ingest';
 import {
@@ -16,8 +17,14 @@ import { createRefusalLog, createUptimeLog, type UptimeLog } from '../db/uptime'
 
 /** The uptime log's name for the periods the listener refused failed logins (shown with the downtime). */
 export const GUARD_COMPONENT = 'guard';
-/** Answers after which the connection is closed: the rest of what the sender sends is not read. */
-const CLOSE_AFTER = new Set([401, 408, 413, 429]);
+/**
+ * Answers after which the connection is closed: the rest of what the sender sends is not read. (404: an unknown path
+ * or a photo address that is gone; 408, and 413 for a body over the limit, come from the body's reading.)
+ */
+const CLOSE_AFTER = new Set([401, 404, 408, 413, 415, 429]);
+/** Whether a request says a body follows (a length above 0, or a chunked one). */
+const hasBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 
 export interface ReceiverOptions {
   database: Database;
@@ -63,22 +70,24 @@ export interface RunningReceiver {
 /**
  * The partner endpoint Su delivers to: one address, `POST /push`, for messages, reviews and legacy reviews.
  *
- * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables); Basic
- * credentials are checked first, in onRequest, before the body is read, timing-safe. A request with valid
- * credentials is always served, and so are the public routes and unknown paths (404); only FAILED logins (401) are
- * throttled, per client (the address the tunnel or the owner's reverse proxy reports) and in total, and the
- * connection is closed after a 401/408/413/429 so an unwanted body is not read.
- * Connections are capped (the oldest idle one makes room for a new one) and the header, request and idle timeouts
- * are checked every second. Nothing acknowledged is lost: the acknowledgement is sent only after the delivery is
+ * SECURITY: binds 127.0.0.1 only (the internet reaches it only through a tunnel the owner enables). Every request is
+ * judged on its headers, in onRequest, before its body is read: only a delivery with valid Basic credentials
+ * (timing-safe) and a photo address without a body are served; anything else (an unknown path: 404, a failed login:
+ * 401, or 429 once too many failed, a body on a photo address: 400, a compression not known: 415) is answered at
+ * once and its connection closed, the body unread. Only FAILED logins are counted, per client (the address the tunnel
+ * or the owner's reverse proxy reports) and in total. Connections are capped: one serving a delivery or a photo is
+ * never closed to make room, any other (the oldest first) is; the header, request and idle timeouts are checked
+ * every second. Nothing acknowledged is lost: the acknowledgement is sent only after the delivery is
  * committed (synchronous=FULL); a failed write answers 503 so the provider reposts. Deliveries that arrive while a
  * commit runs share the next one (groupWriter.ts): one sync for the group, each answered once it committed.
  */
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const now = options.now ?? Date.now;
   const limits = listenerLimits(options.limits);
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const app = Fastify({
     logger: false,
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    bodyLimit,
     connectionTimeout: limits.idleTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: 5_000,
@@ -93,24 +102,49 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const connections = guardConnections(app.server, limits);
   const failedLogins = createFailedLoginLimiter(limits, createRefusalLog(options.database, GUARD_COMPONENT, now), now);
   const sources = new WeakMap<FastifyRequest, 'demo'>();
+  /** Requests answered on their headers alone: their connection is closed and the body left unread. */
+  const refused = new WeakSet<FastifyRequest>();
   const writer = createGroupWriter(options.database, options.filers, now);
   const clientOf = (request: FastifyRequest) =>
     clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.forwarded?.() ?? false);
-  /** A route answered without credentials (a photo address), or a path that does not exist (answered 404). */
-  const isOpen = (request: FastifyRequest) =>
-    request.is404 || (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
+  /** A route answered without credentials: a photo address Su fetches (unguessable, GET and HEAD only). */
+  const isPublic = (request: FastifyRequest) =>
+    (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
 
-  // Authenticate first: valid credentials are served whatever else is going on. Every route that is not public
-  // needs them; a failed login is counted, and answered 429 once its client or everyone together failed too often
-  // in the window. A public route (a photo address Su fetches, unguessable) and an unknown path (404) are neither
-  // counted nor refused: Su asking for stale photos must never get its photo fetches refused.
+  // Every request is judged on its headers, before a byte of its body is read. Served: a delivery with valid
+  // credentials (whatever else is going on) and a photo address; their connections are then never closed to make
+  // room for others. Everything else is answered now and its connection closed: a slow body sent to a path that does
+  // not exist, or without credentials, holds no place (through a tunnel every connection comes from 127.0.0.1, so
+  // such connections could otherwise fill the address's share and keep Su out). A failed login is counted, and
+  // answered 429 once its client or everyone together failed too often in the window; an unknown path (404) and a
+  // photo address (Su asking for stale photos) are never counted nor refused for failed logins.
   app.addHook('onRequest', async (request, reply) => {
-    const matched = basicAuthMatches(request.headers.authorization, options.credentials());
-    if (matched) {
-      if (matched.source) sources.set(request, matched.source);
+    if (request.is404) {
+      refused.add(request);
+      return reply.code(404).header('cache-control', 'no-store').send({ status: 'Fail', message: 'Not found' });
+    }
+    if (isPublic(request)) {
+      if (hasBody(request)) {
+        refused.add(request);
+        return reply.code(400).send({ status: 'Fail', message: 'A photo address takes no body.' });
+      }
+      connections.serving(request.raw.socket, reply.raw);
       return;
     }
-    if (isOpen(request)) return;
+    const matched = basicAuthMatches(request.headers.authorization, options.credentials());
+    if (matched) {
+      if (bodyEncodings(request.headers['content-encoding']) === null) {
+        refused.add(request);
+        return reply
+          .code(415)
+          .header('Accept-Encoding', ACCEPTED_ENCODINGS)
+          .send({ status: 'Fail', message: `Deliveries may be compressed with ${ACCEPTED_ENCODINGS} only.` });
+      }
+      if (matched.source) sources.set(request, matched.source);
+      connections.serving(request.raw.socket, reply.raw);
+      return;
+    }
+    refused.add(request);
     if (failedLogins.failed(clientOf(request))) {
       return reply
         .code(429)
@@ -125,7 +159,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   // After a refusal the connection is closed, and destroyed once the answer is out when the sender is still
   // sending a body (Node would otherwise read it to the end, however large, before closing).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!CLOSE_AFTER.has(reply.statusCode)) return payload;
+    if (!refused.has(request) && !CLOSE_AFTER.has(reply.statusCode)) return payload;
     reply.header('Connection', 'close');
     const socket = request.raw.socket;
     reply.raw.once('finish', () => {
@@ -148,7 +182,19 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
         .send({ status: 'Fail', message: 'Unauthorized' });
     }
-    const raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
+    let raw = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? request.body : '';
+    // A compressed delivery (gzip or deflate) is filed and logged as the bytes it decodes to: the JSON Su sent, not
+    // its compressed form. It may not decode to more than the size limit (a small body that would inflate to
+    // gigabytes is refused with 413 once the limit is passed, nothing filed). One that cannot be decoded at all is
+    // filed as the bytes received, so it is still logged (and answered 400: not JSON).
+    const encodings = bodyEncodings(request.headers['content-encoding']) ?? [];
+    if (encodings.length > 0 && Buffer.isBuffer(raw)) {
+      const decoded = await decodeBody(raw, encodings, bodyLimit);
+      if ('tooLarge' in decoded) {
+        return reply.code(413).send({ status: 'Fail', message: 'The delivery is too large once unpacked.' });
+      }
+      if ('body' in decoded) raw = decoded.body;
+    }
     let result: IngestResult;
     try {
       // Resolves once the transaction holding this delivery (and those that arrived with it) has committed.
