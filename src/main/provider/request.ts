@@ -169,6 +169,7 @@ async function callOnce<S extends z.ZodType, R>(
   const http = endpoint.host === 'main' ? ctx.main : ctx.token;
   // One deadline for the whole call: the token it may wait for, the request, and the one repeat after a 401.
   const signal = deadlineSignal(hostLimits(http).deadlineMs);
+  const where = { what: endpoint.what, baseUrl: http.defaults.baseURL ?? '' };
 
   const attempt = async (): Promise<{ raw: RawResponse; token?: string }> => {
     const headers: Record<string, string> = {
@@ -179,10 +180,12 @@ async function callOnce<S extends z.ZodType, R>(
       const value = headers[name];
       if (value) sent.push(value, value.replace(/^(Bearer|Basic) /, ''));
     }
-    const answer = await send(() => http.post(endpoint.path, body, { headers, signal }), {
-      what: endpoint.what,
-      baseUrl: http.defaults.baseURL ?? '',
-    });
+    if (signal.aborted) {
+      // The time ran out before this request left (a slow token, a repeat after a 401): nothing of it was sent.
+      const { outcomeUnknown: _unknown, ...notSent } = deadlineError(where, hostLimits(http).deadlineMs);
+      throw new AppFailure(notSent);
+    }
+    const answer = await send(() => http.post(endpoint.path, body, { headers, signal }), where);
     if (!answer.ok) throw new AppFailure(answer.error);
     return { raw: answer.raw, token: headers.Authorization?.replace(/^Bearer /, '') };
   };
