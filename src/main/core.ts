@@ -127,6 +127,12 @@ export function createCore(deps: CoreDeps): Core {
 /** Builds the core and starts it (what both hosts do). */
 export async function startCore(deps: CoreDeps): Promise<Core> {
   const core = createCore(deps);
-  await core.start();
+  try {
+    await core.start();
+  } catch (error) {
+    // A start that fails leaves nothing running or behind: what started is stopped and the data file closed.
+    await core.close().catch(() => {});
+    throw error;
+  }
   return core;
 }

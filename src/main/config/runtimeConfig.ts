@@ -1,5 +1,7 @@
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { guessablePassword } from '../../shared/secretRules';
 
 /**
  * The OS app-data folder Electron uses for `userData`, so browser mode and the desktop app share data:
@@ -49,6 +51,8 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
   if (pushPassword !== undefined && pushPassword !== '' && pushPassword.length < 16) {
     throw new Error('INNKEEPER_PUSH_PASSWORD must be at least 16 characters');
   }
+  const guessable = pushPassword ? guessablePassword(pushPassword) : null;
+  if (guessable) throw new Error(`INNKEEPER_PUSH_PASSWORD is easy to guess: ${guessable}`);
   return {
     dataDir: env.INNKEEPER_DATA_DIR || defaultDataDir(env),
     webPort,
@@ -60,4 +64,64 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
       ...(pushPassword ? { password: pushPassword } : {}),
     },
   };
+}
+
+/** Files only Innkeeper writes: a folder holding one of them is Innkeeper's (the database is there from the first start). */
+const INNKEEPER_MARKS = [
+  'innkeeper.db',
+  'innkeeper.db-wal',
+  'secrets.enc.json',
+  'web-session.json',
+  'demo-provider.json',
+  'restore.json',
+];
+/** Every name Innkeeper writes in its data folder (a folder holding only these is Innkeeper's, e.g. settings.json made
+ * by hand before the first start). */
+const INNKEEPER_NAMES = new Set([
+  ...INNKEEPER_MARKS,
+  'innkeeper.db-shm',
+  'innkeeper.db.restoring',
+  'settings.json',
+  'secrets.json',
+  'restore.json.invalid',
+  'backups',
+  'locks',
+  'damaged',
+  'photos',
+]);
+const isInnkeeperName = (name: string) => INNKEEPER_NAMES.has(name.replace(/\.tmp$/, ''));
+
+/**
+ * INNKEEPER_DATA_DIR must name Innkeeper's own folder: a new or empty one (Innkeeper makes it its own), one that
+ * holds Innkeeper's files, or one holding nothing but names Innkeeper writes. A folder that holds other files (a home
+ * folder, a project) is refused before anything is written or any mode changed in it, with a message that names the
+ * variable and the folder. The OS app-data folder used by default is not checked (the desktop app shares it with
+ * Electron's own files).
+ */
+export function checkDataDirFromEnv(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = env.INNKEEPER_DATA_DIR;
+  if (!dir) return;
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) {
+      throw new Error(
+        `INNKEEPER_DATA_DIR is ${dir}, which is a file, not a folder. Point it at a new or empty folder.`,
+      );
+    }
+    names = readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (!code) throw error;
+    throw new Error(`INNKEEPER_DATA_DIR is ${dir}, which cannot be read (${(error as Error).message}).`, {
+      cause: error,
+    });
+  }
+  if (names.some((name) => INNKEEPER_MARKS.includes(name))) return;
+  const others = names.filter((name) => !isInnkeeperName(name));
+  if (others.length === 0) return;
+  const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
+  throw new Error(
+    `INNKEEPER_DATA_DIR is ${dir}, a folder that holds other files (${shown}) and is not an Innkeeper data folder. Innkeeper changed nothing in it. Point INNKEEPER_DATA_DIR at a new or empty folder, or at an existing Innkeeper data folder.`,
+  );
 }

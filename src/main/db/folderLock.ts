@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
  * exclusively (O_EXCL) and owner-only, with the pid and when the computer started, removed when the file is closed.
  * A restore renames the data file, so it is done only while no OTHER live process has a mark (the Electron app and
  * browser mode may be pointed at the same folder, and each acknowledges deliveries into the file it has open). A mark
- * whose process is gone (a crash, a kill, a reboot that reused the pid) is stale and removed.
+ * whose process is gone (a crash, a kill, a reboot that reused the pid) is stale: removed when a process takes its
+ * own mark, and when one looks for other users.
  */
 const openHere = new Map<string, number>();
 const locksDir = (dbPath: string) => join(dirname(dbPath), 'locks');
@@ -33,6 +34,8 @@ export function markInUse(dbPath: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       writeFileSync(file, content, { mode: 0o600 });
     }
+    // Marks left by processes that died without removing theirs (a crash, a kill) would pile up: they go now.
+    liveMarks(dbPath);
   }
   let released = false;
   return () => {
@@ -59,17 +62,17 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Who else has the data file open, in the owner's words ("another Innkeeper (process 4321)"), or null when nobody
- * does. Stale marks are removed on the way.
+ * The pids of the OTHER processes whose marks are live; every stale mark (its process gone, or from before a reboot)
+ * is removed on the way. With `firstOnly`, stops at the first live one.
  */
-export function otherUsers(dbPath: string): string | null {
-  if ((openHere.get(dbPath) ?? 0) > 1) return 'another part of this Innkeeper';
+function liveMarks(dbPath: string, firstOnly = false): number[] {
   let names: string[];
   try {
     names = readdirSync(locksDir(dbPath));
   } catch {
-    return null;
+    return [];
   }
+  const live: number[] = [];
   for (const name of names) {
     const pid = Number(LOCK_NAME.exec(name)?.[1] ?? NaN);
     if (!Number.isSafeInteger(pid) || pid === process.pid) continue;
@@ -85,7 +88,18 @@ export function otherUsers(dbPath: string): string | null {
       rmSync(path, { force: true });
       continue;
     }
-    return `another Innkeeper (process ${pid})`;
+    live.push(pid);
+    if (firstOnly) break;
   }
-  return null;
+  return live;
+}
+
+/**
+ * Who else has the data file open, in the owner's words ("another Innkeeper (process 4321)"), or null when nobody
+ * does. Stale marks are removed on the way.
+ */
+export function otherUsers(dbPath: string): string | null {
+  if ((openHere.get(dbPath) ?? 0) > 1) return 'another part of this Innkeeper';
+  const [pid] = liveMarks(dbPath, true);
+  return pid === undefined ? null : `another Innkeeper (process ${pid})`;
 }

@@ -3,7 +3,7 @@ import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
 import { errorText } from '../../../shared/result';
-import { readRuntimeConfig } from '../../config/runtimeConfig';
+import { checkDataDirFromEnv, readRuntimeConfig } from '../../config/runtimeConfig';
 import { createFileSecrets } from '../../config/secrets';
 import type { Settings } from '../../config/settings';
 import type { Core } from '../../core';
@@ -55,10 +55,17 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', (_event, argv) => {
     if (!openedAtLogin(argv)) showWindow();
   });
-  app.whenReady().then(start, (error: unknown) => fatal(error));
+  // A start that fails (also after the core started) says why and stops.
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => fatal(error));
 }
 
 async function start(): Promise<void> {
+  // A folder that is not Innkeeper's (INNKEEPER_DATA_DIR at a home folder, a project) is refused before anything in
+  // it is changed; the OS app-data folder used by default is Electron's and Innkeeper's.
+  checkDataDirFromEnv(process.env);
   const config = readRuntimeConfig({
     ...process.env,
     INNKEEPER_DATA_DIR: process.env.INNKEEPER_DATA_DIR || app.getPath('userData'),
@@ -169,5 +176,8 @@ app.on('before-quit', () => {
 
 function fatal(error: unknown): void {
   console.error(`Innkeeper could not start: ${errorText(error)}`);
-  app.exit(1);
+  dialog.showErrorBox('Innkeeper could not start', errorText(error));
+  // A core that did start is stopped first, so that the failed start leaves nothing behind (its lock, the demo's
+  // demo-provider.json).
+  void (core?.close() ?? Promise.resolve()).catch(() => {}).finally(() => app.exit(1));
 }
