@@ -83,6 +83,11 @@ export interface IntakeStatus {
   listening: boolean;
   /** The local address a tunnel or reverse proxy forwards to. */
   localUrl: string | null;
+  /**
+   * Set while the demo listens on another port than the one set, because another program holds that one: says so
+   * (the demo delivers wherever the listener is; a real account keeps the port set).
+   */
+  portNote: string | null;
   /** The owner's public address for Su, when they have their own ('' when not set). */
   publicUrl: string;
   /** Why it is not listening, when it is not. */

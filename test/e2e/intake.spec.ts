@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, startApp, stopApp, test } from './app';
@@ -81,5 +81,43 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
     await expect(page.getByTestId('quarantine-list').locator('li')).toHaveCount(0);
   } finally {
     await stopApp(app);
+  }
+});
+
+test('a demo whose port another program holds listens on a free port, says so, and its messages arrive', async ({
+  page,
+}) => {
+  // Another program on the port the settings choose.
+  const other: Server = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const taken = (other.address() as { port: number }).port;
+  const dataDir = mkdtempSync(join(tmpdir(), 'innkeeper-e2e-'));
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ push: { port: taken } }));
+  const app = await startApp({ INNKEEPER_PUSH_PORT: '', INNKEEPER_DEMO_INBOX: '1' }, dataDir);
+  try {
+    // Said in the start-up lines too.
+    await expect
+      .poll(() => app.output())
+      .toContain(`Port ${taken} is taken by another program, so the demo listens on`);
+    await page.goto(app.url);
+    // The demo's sample inbox arrived through the listener on its free port.
+    await expect(page.getByTestId('thread-row').first()).toBeVisible();
+    await page.goto(new URL('#/connection', page.url()).toString());
+    const note = page.getByTestId('intake-port-note');
+    await expect(note).toContainText(`Port ${taken} is taken by another program, so the demo listens on port`);
+    await expect(page.getByTestId('intake-listening')).not.toContainText(`:${taken}/push`);
+    // The field keeps the port set: the one a real account receives on.
+    await expect(page.getByLabel('Port on this computer')).toHaveValue(String(taken));
+    for (const [width, height] of [
+      [1280, 800],
+      [1024, 680],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await note.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/connection-demo-port-${width}.png`, animations: 'disabled' });
+    }
+  } finally {
+    await stopApp(app);
+    await new Promise((resolve) => other.close(resolve));
   }
 });

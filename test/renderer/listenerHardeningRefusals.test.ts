@@ -16,6 +16,7 @@ function status(downtime: IntakeStatus['downtime']): IntakeStatus {
     fromEnvironment: { port: false, username: false, password: false },
     listening: true,
     localUrl: 'http://127.0.0.1:8787/push',
+    portNote: null,
     publicUrl: '',
     error: null,
     downtime,

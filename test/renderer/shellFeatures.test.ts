@@ -204,6 +204,7 @@ describe('the Connection screen’s sections, each following its own store', () 
       fromEnvironment: { port: false, username: false, password: false },
       listening: true,
       localUrl: 'http://127.0.0.1:8787/push',
+      portNote: null,
       publicUrl: '',
       error: null,
       downtime: [],

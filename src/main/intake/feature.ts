@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { errorText } from '../../shared/result';
+import { connectionFeature } from '../connection/feature';
 import type { Database } from '../db/database';
 import { defineFeature } from '../feature';
 import type { DeliveryCredentials } from './basicAuth';
@@ -28,6 +30,7 @@ export const intakeFeature = defineFeature({
 
     const news = createFiledNews({ bus, quarantined: () => feature.changed() });
     const options = context.options as { intakeEnv?: IntakeEnvironment; tunnelProvider?: TunnelProvider };
+    const { connection } = context.use(connectionFeature);
     const intake = createIntakeService({
       database: context.database,
       settings: context.settings,
@@ -39,11 +42,19 @@ export const intakeFeature = defineFeature({
       onListening: (localUrl) => bus.emit('intakeListening', { localUrl }),
       otherCredentials: () => others.flatMap((credentials) => credentials() ?? []),
       publicRoutes: (app) => routes.forEach((add) => add(app)),
+      onDemo: () => connection.active() === 'demo',
       ...(options.tunnelProvider ? { tunnelProvider: options.tunnelProvider } : {}),
     });
     const feature = intakeHandlers({ intake, events: context.events });
     // The listener starts (or stops) with the data file's health: the screen says so at once.
     context.database.health.onChange(() => feature.changed());
+    // The demo may listen on a free port when the one set is taken; a real account keeps the port set.
+    bus.on('connectionChanged', () => {
+      intake
+        .providerChanged()
+        .then((restarted) => restarted && feature.changed())
+        .catch((error: unknown) => console.error(`intake: ${errorText(error)}`));
+    });
     return {
       handlers: feature.handlers,
       provides: {

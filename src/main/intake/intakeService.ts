@@ -47,6 +47,12 @@ export interface IntakeServiceDeps {
   otherCredentials?: () => readonly DeliveryCredentials[];
   /** Public routes on the listener (the photo addresses Su fetches). */
   publicRoutes?: (app: FastifyInstance) => void;
+  /**
+   * Whether the built-in demo is the provider in use. Then no one registered the port with Su, so when the port set
+   * is taken by another program the listener takes a free one and says so (a real account keeps its port: the tunnel
+   * or the owner's reverse proxy forwards to it).
+   */
+  onDemo?: () => boolean;
 }
 
 /**
@@ -66,6 +72,12 @@ export function createIntakeService(deps: IntakeServiceDeps) {
   /** While the data file cannot be written at start: the next try. */
   let retry: NodeJS.Timeout | null = null;
   let unwritableAtStart = false;
+  /** While the demo listens on a free port because the one set was taken: the port set. */
+  let portTaken: number | null = null;
+  /** The listener did not start because its port was taken (with a real account: the owner chooses another). */
+  let portInUse = false;
+  /** Restarts one at a time (a save, the provider in use changing). */
+  let restarting: Promise<void> = Promise.resolve();
   const tunnelEnabled = () => settings.get<boolean>('push.tunnel.enabled') ?? false;
   const tunnelDomain = () => settings.get<string>('push.tunnel.domain') ?? '';
 
@@ -82,9 +94,40 @@ export function createIntakeService(deps: IntakeServiceDeps) {
     return [...(own ? [own] : []), ...(deps.otherCredentials?.() ?? [])];
   };
 
+  const receiverOn = (listenPort: number) =>
+    startReceiver({
+      database: deps.database,
+      filers: deps.filers,
+      port: listenPort,
+      credentials: accepted,
+      now: deps.now,
+      onIngested: deps.onIngested,
+      // X-Forwarded-For is believed only while a forwarder is in front: the tunnel, or the owner's reverse proxy.
+      forwarded: () => tunnels.forwarding() || (settings.get<string>('push.publicUrl') ?? '') !== '',
+      ...(deps.publicRoutes ? { publicRoutes: deps.publicRoutes } : {}),
+    });
+  const isPortInUse = (e: unknown) => e instanceof AppFailure && e.error.code === 'port_in_use';
+  /**
+   * The listener on the port set; on the demo, when another program holds that port, on a free one instead (the demo
+   * delivers wherever the listener is, so its inbox fills all the same).
+   */
+  async function listen(): Promise<RunningReceiver> {
+    const wanted = port();
+    try {
+      return await receiverOn(wanted);
+    } catch (e) {
+      if (!isPortInUse(e) || !deps.onDemo?.()) throw e;
+      const standIn = await receiverOn(0);
+      portTaken = wanted;
+      return standIn;
+    }
+  }
+
   async function start(): Promise<void> {
     if (retry) clearTimeout(retry);
     retry = null;
+    portTaken = null;
+    portInUse = false;
     // A file that cannot be written (read-only file or folder, locked) would fail every delivery: the listener stays
     // off and says why, rather than answer on its port while the screen says it is not listening; it is tried again
     // every UNWRITABLE_RETRY_MS and starts by itself once writing works. The probe writes nothing to disk, so a FULL
@@ -101,17 +144,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
       return;
     }
     try {
-      running = await startReceiver({
-        database: deps.database,
-        filers: deps.filers,
-        port: port(),
-        credentials: accepted,
-        now: deps.now,
-        onIngested: deps.onIngested,
-        // X-Forwarded-For is believed only while a forwarder is in front: the tunnel, or the owner's reverse proxy.
-        forwarded: () => tunnels.forwarding() || (settings.get<string>('push.publicUrl') ?? '') !== '',
-        ...(deps.publicRoutes ? { publicRoutes: deps.publicRoutes } : {}),
-      });
+      running = await listen();
       error = null;
       // Writing works again (the probe passed and the listener recorded its start): the period ends, on screen too.
       if (unwritableAtStart) {
@@ -129,6 +162,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
       }
     } catch (e) {
       running = null;
+      portInUse = isPortInUse(e);
       error = e instanceof AppFailure ? e.error.message : `The listener could not start: ${errorText(e)}`;
     }
   }
@@ -139,12 +173,35 @@ export function createIntakeService(deps: IntakeServiceDeps) {
     await tunnels.close();
     await running?.close();
     running = null;
+    portTaken = null;
+    portInUse = false;
     deps.onListening?.(null);
+  }
+
+  /** Stops and starts the listener, after any restart already under way; fails as the stop fails. */
+  function restart(): Promise<void> {
+    const next = restarting.then(async () => {
+      await stop();
+      await start();
+    });
+    restarting = next.catch(() => undefined);
+    return next;
   }
 
   return {
     start,
     stop,
+    /**
+     * The provider in use changed: a demo listening on a free port goes back to the port set when the owner leaves
+     * it, and a listener whose port was taken starts on a free one when the owner switches to the demo. True when it
+     * restarted.
+     */
+    async providerChanged(): Promise<boolean> {
+      const onDemo = deps.onDemo?.() ?? false;
+      if (!((portTaken !== null && !onDemo) || (portInUse && onDemo))) return false;
+      await restart();
+      return true;
+    },
     status(): IntakeStatus {
       const tunnel = {
         ...tunnels.status(),
@@ -154,7 +211,8 @@ export function createIntakeService(deps: IntakeServiceDeps) {
       };
       const publicUrl = settings.get<string>('push.publicUrl') ?? '';
       return {
-        port: running?.port ?? port(),
+        // The port set (the form's); the one the demo took instead is in localUrl, and portNote says why.
+        port: portTaken ?? running?.port ?? port(),
         username: username(),
         passwordSet: password() !== null,
         fromEnvironment: {
@@ -164,6 +222,10 @@ export function createIntakeService(deps: IntakeServiceDeps) {
         },
         listening: running !== null,
         localUrl: running?.localUrl ?? null,
+        portNote:
+          portTaken !== null && running
+            ? `Port ${portTaken} is taken by another program, so the demo listens on port ${running.port} instead. With your own Su account, Innkeeper receives on the port you set.`
+            : null,
         publicUrl,
         error,
         downtime: [...uptime.downSpans(), ...tunnels.downtime(), ...downSpansOf(deps.database, GUARD_COMPONENT)].map(
@@ -227,8 +289,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
       settings.set('push.port', input.port);
       settings.set('push.username', input.username);
       settings.set('push.publicUrl', input.publicUrl ?? '');
-      await stop();
-      await start();
+      await restart();
       return this.status();
     },
   };

@@ -67,6 +67,7 @@ export async function runWebApp(
   console.log(
     intake.listening ? `Receiving messages and reviews at ${intake.localUrl}` : `Not receiving: ${intake.error}`,
   );
+  if (intake.portNote) console.log(intake.portNote);
   const demo = core.use(demoFeature)?.status();
   console.log(
     demo?.running
