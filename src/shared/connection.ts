@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS, type Environment } from './environments';
 import { noArgs } from './validation';
 import { defineSlice } from './contractSlice';
+import { providerSecretSchema } from './secretRules';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -56,13 +57,11 @@ const optionalText = (label: string) =>
     .optional()
     .default('');
 
-/** A secret typed by the owner: set when given, kept when omitted. Never echoed back. */
-const secretInput = z
-  .string()
-  .trim()
-  .min(1, 'Leave empty to keep the saved value, or type the new one.')
-  .max(1000, 'At most 1000 characters.')
-  .optional();
+/**
+ * A secret Su issued, typed by the owner: set when given, kept when omitted. Never echoed back. Long enough to be
+ * a secret (see `secretRules.ts`); each message names its field.
+ */
+const secretInput = (label: string) => providerSecretSchema(label).optional();
 
 /** The names of the secrets a connection profile holds. */
 export const SECRET_NAMES = ['clientSecret', 'facilityApiKey', 'paymentApiKey', 'notificationPassword'] as const;
@@ -71,10 +70,10 @@ export type SecretName = (typeof SECRET_NAMES)[number];
 /** Secrets in a form submission: only those the owner typed are present. */
 export const secretsInputSchema = z
   .object({
-    clientSecret: secretInput,
-    facilityApiKey: secretInput,
-    paymentApiKey: secretInput,
-    notificationPassword: secretInput,
+    clientSecret: secretInput('The client secret'),
+    facilityApiKey: secretInput('The facility API key'),
+    paymentApiKey: secretInput('The payment API key'),
+    notificationPassword: secretInput('The notification password'),
   })
   .strict()
   .default({});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idArgSchema, noArgs } from './validation';
 import { defineSlice } from './contractSlice';
+import { ownPasswordSchema } from './secretRules';
 
 /** The partner credentials the provider uses for deliveries: the owner chooses them and gives them to Su. */
 export const intakeSettingsInputSchema = z
@@ -16,8 +17,8 @@ export const intakeSettingsInputSchema = z
       .min(3, 'At least 3 characters.')
       .max(100, 'At most 100 characters.')
       .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, ".", "_" and "-" only (no ":").'),
-    /** Typed or generated in the form; omitted to keep the saved one. */
-    password: z.string().min(16, 'At least 16 characters; use Generate for a strong one.').max(200).optional(),
+    /** Typed or generated in the form; omitted to keep the saved one. Not easy to guess (see `secretRules.ts`). */
+    password: ownPasswordSchema('The password for Su').optional(),
     /**
      * The owner's own public https address that forwards to this listener (reverse proxy or port forward);
      * empty when none. This is the address to register with Su.

@@ -17,7 +17,13 @@ test('a new owner opens the app, picks the demo provider, tests the connection a
   expect(page.url()).not.toContain('session=');
   // The navigation lists only screens that exist.
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['Inbox', 'Rates & availability', /^Property/, 'Payments', 'Connection']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Inbox',
+    'Rates & availability',
+    /^Property/,
+    'Payments',
+    'Connection',
+  ]);
   await nav.getByRole('link', { name: 'Connection' }).click();
   await expect(page.getByRole('heading', { name: 'Connection' })).toBeVisible();
   await expect(page.getByTestId('first-run')).toContainText('built-in demo provider');
@@ -121,4 +127,43 @@ test('INNKEEPER_DEMO=1 starts on the demo provider and says so', async ({ page }
   } finally {
     await stopApp(app);
   }
+});
+
+test('a key too short or a password easy to guess is refused next to its field, and nothing is saved', async ({
+  app,
+  page,
+}) => {
+  await openConnection(page, app);
+  await page.getByRole('radio', { name: /Built-in demo provider/ }).click();
+  await page.locator('#notificationPassword').fill('Welcome');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const keyError = page.locator('#notificationPassword-error');
+  await expect(keyError).toHaveText(
+    'The notification password is too short: Su’s keys and passwords have at least 12 characters. Paste the whole value Su gave you.',
+  );
+  await expect(page.locator('#notificationPassword')).toHaveAttribute('aria-describedby', 'notificationPassword-error');
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+  await page.getByLabel('Password for Su').fill('aaaaaaaaaaaaaaaa');
+  await page.getByRole('button', { name: 'Save receiving settings' }).click();
+  const passwordError = page.locator('#pushPassword-error');
+  await expect(passwordError).toHaveText(
+    'The password for Su is easy to guess: it repeats one character. Use Generate for a strong one.',
+  );
+  for (const [width, height] of [
+    [1280, 800],
+    [1024, 680],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await keyError.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/connection-short-key-${width}.png`, animations: 'disabled' });
+    await passwordError.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/connection-guessable-password-${width}.png`, animations: 'disabled' });
+  }
+  // Generate always makes one that passes.
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByRole('button', { name: 'Save receiving settings' }).click();
+  // Saved: the field is emptied (the saved password is never shown again), and the complaint is gone.
+  await expect(page.getByLabel('Password for Su')).toHaveValue('');
+  await expect(passwordError).toHaveCount(0);
 });

@@ -38,6 +38,9 @@ describe('runtime configuration from the environment', () => {
     expect(() => readRuntimeConfig({ INNKEEPER_DEMO_INBOX: 'off' })).toThrow(/INNKEEPER_DEMO_INBOX/);
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PORT: 'x' })).toThrow(/INNKEEPER_PUSH_PORT/);
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'short' })).toThrow(/INNKEEPER_PUSH_PASSWORD/);
+    expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'aaaaaaaaaaaaaaaa' })).toThrow(
+      'INNKEEPER_PUSH_PASSWORD is easy to guess: it repeats one character',
+    );
   });
 });
 
