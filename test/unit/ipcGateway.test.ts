@@ -4,6 +4,7 @@ import { CALL_CHANNEL } from '../../src/shared/ipcChannels';
 import { isAppMainFrame, registerIpcGateway } from '../../src/main/hosts/electron/ipcGateway';
 import { createDispatcher, type Handlers } from '../../src/main/gateway/dispatcher';
 import { createEventBus } from '../../src/main/gateway/events';
+import { SECRET_REMOVED } from '../../src/main/gateway/secretLeaks';
 import { MAX_CALL_BYTES, METHODS } from '../../src/shared/contract';
 import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
 import type { Result } from '../../src/shared/result';
@@ -146,12 +147,17 @@ describe('IPC gateway', () => {
     });
   });
 
-  it('withholds a result that would carry a secret, even when a handler is buggy', async () => {
+  it('removes a secret from a result, even when a handler is buggy, and withholds one it cannot reach', async () => {
+    /** Not plain data: its fields travel to the renderer, but the cleaning does not look inside it. */
+    class Opaque {
+      constructor(readonly inside: string) {}
+    }
     const handlers = Object.fromEntries(METHODS.map((m) => [m, () => ({})])) as unknown as Handlers;
     const leaky = createDispatcher(
       {
         ...handlers,
-        'app.info': () => ({ version: SENTINEL }) as never,
+        'app.info': () => ({ version: SENTINEL, host: `host of ${SENTINEL}` }) as never,
+        'connection.get': () => ({ folder: new Opaque(SENTINEL) }) as never,
         'connection.test': () => {
           throw new Error(`token request failed with secret ${SENTINEL}`);
         },
@@ -160,20 +166,31 @@ describe('IPC gateway', () => {
     );
     const info = await leaky.dispatch('app.info', {});
     expect(JSON.stringify(info)).not.toContain(SENTINEL);
-    expect(info).toMatchObject({ ok: false, error: { code: 'internal' } });
+    // The rest of the answer arrives; where the secret was, the renderer reads that something was removed.
+    expect(info).toEqual({ ok: true, value: { version: SECRET_REMOVED, host: `host of ${SECRET_REMOVED}` } });
+    const opaque = await leaky.dispatch('connection.get', {});
+    expect(JSON.stringify(opaque)).not.toContain(SENTINEL);
+    expect(opaque).toMatchObject({ ok: false, error: { code: 'internal' } });
     const thrown = await leaky.dispatch('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
     expect(JSON.stringify(thrown)).not.toContain(SENTINEL);
   });
 });
 
 describe('events to the renderer', () => {
-  it('an event whose payload would carry a stored secret is not sent', () => {
+  it('an event whose payload would carry a stored secret is sent without it; one it cannot clean is not sent', () => {
     const bus = createEventBus(() => [SENTINEL]);
     const seen: unknown[] = [];
     bus.onAny((event, payload) => seen.push([event, payload]));
     bus.emit('inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: `code ${SENTINEL}` });
     bus.emit('inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: 'hello' });
+    bus.emit(
+      'inbox.newMessage',
+      new (class {
+        preview = SENTINEL;
+      })() as never,
+    );
     expect(seen).toEqual([
+      ['inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: `code ${SECRET_REMOVED}` }],
       ['inbox.newMessage', { threadId: 1, channelName: 'Airbnb', guestName: null, preview: 'hello' }],
     ]);
   });

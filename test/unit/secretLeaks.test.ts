@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bindSecretsToDatabase,
   containsSecret,
+  findsSecret,
   redact,
   redactDeep,
   redactFailure,
@@ -59,6 +60,93 @@ describe('redact: every form a provider could echo a secret in', () => {
 
   it('removes a longer secret whole even when a shorter one is inside it', () => {
     expect(redact('key=abcdef-123456', ['abcdef', 'abcdef-123456'])).toBe(`key=${SECRET_REMOVED}`);
+  });
+});
+
+describe('redact: a secret cut short, hex, reversed, escaped then encoded', () => {
+  // Shaped like the key in Su's published samples (52 characters).
+  const KEY = 'kfpwsfnknknfwknfkwnknef9823rujfsormDFS3ijoncvowoeorf';
+  const QUOTED = 'pw-"Harbour"\\2024/ä!';
+  const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+  const reversed = (s: string) => [...s].reverse().join('');
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const clean = (text: string, secrets: string[] = [KEY, QUOTED]) => redact(text, secrets);
+
+  it('removes a key cut short, down to half of it (at least 12 characters), and the cut-off part is gone too', () => {
+    for (const cut of [1, 2, 10, 26]) {
+      const part = KEY.slice(0, KEY.length - cut);
+      expect(clean(`key=${part}&more`)).toBe(`key=${SECRET_REMOVED}&more`);
+    }
+    // A preview cut after so many characters, in the middle of a guest's text.
+    expect(clean(`Hi! My code is ${KEY}`.slice(0, 50))).toBe(`Hi! My code is ${SECRET_REMOVED}`);
+  });
+
+  it('leaves a start shorter than half of the key alone: it is not a meaningful part of it', () => {
+    const part = KEY.slice(0, 25);
+    expect(clean(`key=${part}&more`)).toBe(`key=${part}&more`);
+  });
+
+  it('removes it written in hex, either case, whole or cut short', () => {
+    expect(clean(`bytes ${hex(KEY)} end`)).toBe(`bytes ${SECRET_REMOVED} end`);
+    expect(clean(`bytes ${hex(KEY).toUpperCase()} end`)).toBe(`bytes ${SECRET_REMOVED} end`);
+    expect(clean(`bytes ${hex(KEY.slice(0, 40))} end`)).toBe(`bytes ${SECRET_REMOVED} end`);
+    expect(clean(`bytes ${hex(QUOTED)} end`)).toBe(`bytes ${SECRET_REMOVED} end`);
+  });
+
+  it('removes it reversed, whole or missing its first characters', () => {
+    expect(clean(`odd ${reversed(KEY)} end`)).toBe(`odd ${SECRET_REMOVED} end`);
+    expect(clean(`odd ${reversed(KEY.slice(0, 45))} end`)).toBe(`odd ${SECRET_REMOVED} end`);
+    expect(clean(`odd ${reversed(QUOTED)} end`)).toBe(`odd ${SECRET_REMOVED} end`);
+  });
+
+  it('removes a secret with quotes and backslashes JSON-escaped, also as PHP writes JSON', () => {
+    expect(clean(`{"p":"${json(QUOTED)}"}`)).toBe(`{"p":"${SECRET_REMOVED}"}`);
+    const php = json(QUOTED).replace(/\//g, '\\/').replace('ä', '\\u00e4');
+    expect(clean(`{"p":"${php}"}`)).toBe(`{"p":"${SECRET_REMOVED}"}`);
+  });
+
+  it('removes it JSON-escaped then URL-encoded (a JSON body in a query string), and as a form body', () => {
+    const url = encodeURIComponent(`{"p":"${json(QUOTED)}"}`);
+    expect(clean(`q=${url}`)).not.toContain(encodeURIComponent(json(QUOTED)));
+    expect(clean(`q=${url}`)).toBe(`q=${encodeURIComponent('{"p":"')}${SECRET_REMOVED}${encodeURIComponent('"}')}`);
+    const form = new URLSearchParams({ p: QUOTED }).toString();
+    expect(clean(form)).toBe(`p=${SECRET_REMOVED}`);
+  });
+
+  it('removes it JSON-escaped then base64-encoded, at any offset', () => {
+    for (const before of ['', 'a', 'ab', '{"p":"']) {
+      const encoded = Buffer.from(`${before}${json(QUOTED)}"}`).toString('base64');
+      const cleaned = clean(`data ${encoded} end`);
+      expect(cleaned).toContain(SECRET_REMOVED);
+      const left = cleaned.replace(/^data /, '').split(SECRET_REMOVED)[0]!;
+      // What is left decodes to what came before (or less), and not one character of the secret.
+      expect(before.startsWith(Buffer.from(left, 'base64').toString('latin1'))).toBe(true);
+    }
+  });
+
+  it('removes a key cut short inside base64 (a Basic header cut off)', () => {
+    const basic = Buffer.from(`partner:${KEY}`).toString('base64');
+    // The same as the whole header: the user name's characters stay, the key's go.
+    expect(clean(`Basic ${basic}`)).toBe(`Basic cGFydG5lcj${SECRET_REMOVED}`);
+    expect(clean(`Basic ${basic.slice(0, 60)}`)).toBe(`Basic cGFydG5lcj${SECRET_REMOVED}`);
+  });
+
+  it('leaves ordinary words alone, even when a saved secret is made of them', () => {
+    const secrets = ['demo-client-secret', 'demo-password', 'Welcome "Harbour" 2024'];
+    for (const text of [
+      'Invalid client-secret for this client-id.',
+      'Please enter your password.',
+      'Welcome to the Harbour! We hope you enjoy 2024.',
+      'Hi! Welcome message from the team',
+    ]) {
+      expect(redact(text, secrets)).toBe(text);
+    }
+  });
+
+  it('findsSecret answers whether any form is there', () => {
+    expect(findsSecret(`x ${hex(KEY)}`, [KEY])).toBe(true);
+    expect(findsSecret(`x ${KEY.slice(0, 20)}`, [KEY])).toBe(false);
+    expect(findsSecret('nothing', [KEY, null])).toBe(false);
   });
 });
 

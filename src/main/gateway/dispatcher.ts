@@ -8,7 +8,7 @@ import {
 } from '../../shared/contract';
 import { AppFailure, ErrorCode, fail, ok, type AppError, type Result } from '../../shared/result';
 import { validationError } from '../../shared/validation';
-import { containsSecret, redact } from './secretLeaks';
+import { containsSecret, redact, redactDeep } from './secretLeaks';
 
 /** One implementation per contract method, receiving already-validated arguments. */
 export type Handlers = { [M in Method]: (args: ParsedArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
@@ -25,8 +25,11 @@ const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.ha
 
 /**
  * Validates, calls and wraps. SECURITY: arguments are checked against the shared schemas (with a size cap)
- * before any service sees them, and every result and error is scanned for stored secret values: a result
- * that would carry one is replaced by an error, so a bug can never hand a secret to the renderer.
+ * before any service sees them, and every result and error is cleaned of the stored secret values, in every form
+ * (`secretLeaks.ts`): where one was, the renderer gets "[secret removed]", so neither a bug nor a guest who writes
+ * a secret into a message can hand one to the renderer, and the rest of the answer still arrives (a conversation
+ * stays readable). A result that still carries one after cleaning (inside something that is not plain data) is
+ * replaced by an error.
  */
 export function createDispatcher(
   handlers: Handlers,
@@ -35,7 +38,10 @@ export function createDispatcher(
   onUnexpected: (error: unknown) => void = () => {},
 ): Dispatcher {
   const guard = <T>(result: Result<T>, method: string): Result<T> => {
-    if (!containsSecret(JSON.stringify(result), secretValues())) return result;
+    const secrets = secretValues();
+    const clean = redactDeep(result, secrets);
+    if (clean !== result) console.error(`SECURITY: the result of ${method} carried a secret; it was removed.`);
+    if (!containsSecret(JSON.stringify(clean), secrets)) return clean;
     console.error(`SECURITY: the result of ${method} contained a secret; it was withheld.`);
     return fail({ code: ErrorCode.Internal, message: 'Innkeeper withheld an answer that contained a secret.' });
   };

@@ -1,6 +1,6 @@
 import type { ContractEvents, EventName } from '../../shared/contract';
 import { errorText } from '../../shared/result';
-import { containsSecret } from './secretLeaks';
+import { containsSecret, redactDeep } from './secretLeaks';
 
 /** The core's typed event bus; hosts forward its events to the renderer. */
 export interface EventBus {
@@ -11,8 +11,10 @@ export interface EventBus {
 }
 
 /**
- * @param secretValues SECURITY: stored secrets; an event whose payload would carry one is dropped (and logged
- * without it), because events go to the renderer just like call results do.
+ * @param secretValues SECURITY: stored secrets; an event's payload is cleaned of them in every form, as call results
+ * are (events go to the renderer just like call results do): a guest message with a secret in it is still announced,
+ * with "[secret removed]" where the secret was. A payload that still carries one after cleaning is dropped (and
+ * logged without it).
  */
 export function createEventBus(secretValues: () => string[] = () => []): EventBus {
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
@@ -21,9 +23,11 @@ export function createEventBus(secretValues: () => string[] = () => []): EventBu
     return () => listeners.delete(listener);
   };
   return {
-    emit(event, payload) {
-      const serialized = JSON.stringify(payload);
-      if (containsSecret(serialized, secretValues())) {
+    emit(event, sent) {
+      const secrets = secretValues();
+      const payload = redactDeep(sent, secrets);
+      if (payload !== sent) console.error(`SECURITY: the ${event} event carried a secret; it was removed.`);
+      if (containsSecret(JSON.stringify(payload), secrets)) {
         console.error(`SECURITY: the ${event} event contained a secret; it was not sent.`);
         return;
       }

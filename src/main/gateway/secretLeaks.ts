@@ -1,11 +1,18 @@
 import { AppFailure } from '../../shared/result';
 
 // SECURITY: what crosses to the renderer (call results, errors, events), what is logged and what a provider said
-// before it is stored is checked against the secret values. Secrets shorter than this are not looked for: too
-// short to be secret, and they would match ordinary text.
+// before it is stored is cleaned of the secret values, in every form below. Secrets shorter than this are not looked
+// for: too short to be secret, and they would match ordinary text (the forms refuse shorter ones; an old saved one
+// may be shorter).
 const MIN_SECRET_LENGTH = 6;
 /** A derived form (a base64 stretch) shorter than this is not looked for: it could match ordinary text. */
 const MIN_FORM_LENGTH = 8;
+/**
+ * A secret cut short (a provider that echoes the first part of a key, a preview cut after 200 characters) still
+ * counts when what is left is at least this long and at least half of the secret: less is not a meaningful part
+ * of it, and would match ordinary words in what guests write.
+ */
+const MIN_PART_LENGTH = 12;
 
 /** What stands where a secret was, so the owner sees that something was there. */
 export const SECRET_REMOVED = '[secret removed]';
@@ -13,13 +20,39 @@ export const SECRET_REMOVED = '[secret removed]';
 const checked = (secrets: readonly (string | null | undefined)[]) =>
   [...new Set(secrets)].filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
 
+/** The start of a secret that still counts as the secret (see {@link MIN_PART_LENGTH}); all of a short one. */
+function leastPart(secret: string): string {
+  if (secret.length <= MIN_PART_LENGTH) return secret;
+  let end = Math.max(MIN_PART_LENGTH, Math.ceil(secret.length / 2));
+  // Never between the two halves of a character outside the BMP.
+  if (/[\uD800-\uDBFF]/.test(secret[end - 1]!)) end += 1;
+  return secret.slice(0, end);
+}
+
+const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+/** JSON as PHP's json_encode writes it by default: "/" escaped, and everything outside ASCII as \uXXXX. */
+const phpJsonEscaped = (text: string) =>
+  jsonEscaped(text)
+    .replace(/\//g, '\\/')
+    .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const lowerHexEscapes = (url: string) => url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+/** URL-encoded: as a path or query part (encodeURIComponent, either case of hex) and as a form body. */
+const urlForms = (text: string): string[] => {
+  const url = encodeURIComponent(text);
+  return [url, url.replace(/%20/g, '+'), lowerHexEscapes(url), new URLSearchParams({ v: text }).toString().slice(2)];
+};
+const hexForms = (text: string): string[] => {
+  const hex = Buffer.from(text, 'utf8').toString('hex');
+  return [hex, hex.toUpperCase()];
+};
+
 /**
- * The stretches of base64 that encode `secret` whatever bytes come before and after it (a password inside an HTTP
+ * The stretches of base64 that encode `text` whatever bytes come before and after it (a password inside an HTTP
  * Basic header is encoded together with the user name): one per alignment, without the characters that also
- * carry the neighbouring bytes.
+ * carry the neighbouring bytes. A stretch of a text's start is the start of the text's stretch.
  */
-function base64Stretches(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
+function base64Stretches(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
   const out: string[] = [];
   for (const lead of [0, 1, 2]) {
     const total = lead + bytes.length;
@@ -29,76 +62,206 @@ function base64Stretches(secret: string): string[] {
     const start = [0, 2, 3][lead]!;
     const end = Math.floor(total / 3) * 4 + [0, 1, 2][total % 3]!;
     const stretch = encoded.slice(start, end);
-    if (stretch.length < MIN_FORM_LENGTH) continue;
     out.push(stretch, stretch.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return out;
 }
 
 /**
- * Every form in which a provider could echo a secret: as it is, JSON-escaped, URL-encoded (as in a query string or
- * a form body, either case of hex digits) and base64 (as in a Basic header, also URL-safe). Longest first, so a
- * longer form is removed whole before a shorter one inside it.
+ * One way a secret can be written. `text` counts from its start (from its end when `fromEnd`: the secret reversed)
+ * once at least `least` characters of it are there; a base64 form takes its neighbouring characters with it.
  */
-export function secretForms(secrets: readonly (string | null | undefined)[]): { form: string; base64: boolean }[] {
-  const forms = new Map<string, boolean>();
-  for (const secret of checked(secrets)) {
-    const url = encodeURIComponent(secret);
-    for (const form of [
-      secret,
-      JSON.stringify(secret).slice(1, -1),
-      url,
-      url.replace(/%20/g, '+'),
-      url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-    ])
-      forms.set(form, false);
-    for (const form of base64Stretches(secret)) if (!forms.has(form)) forms.set(form, true);
+interface Form {
+  text: string;
+  least: number;
+  fromEnd: boolean;
+  base64: boolean;
+}
+
+/** The encodings a provider, a log or a guest could write a secret in; each maps a start of it to a start of its form. */
+const ENCODINGS: ((secret: string) => string[])[] = [
+  (s) => [s],
+  (s) => [jsonEscaped(s), phpJsonEscaped(s)],
+  urlForms,
+  // JSON-escaped first, then URL-encoded (a JSON body in a query string).
+  (s) => [jsonEscaped(s), phpJsonEscaped(s)].flatMap(urlForms),
+  hexForms,
+];
+
+function formsOf(secret: string): Form[] {
+  const part = leastPart(secret);
+  const forms: Form[] = [];
+  for (const encode of ENCODINGS) {
+    const whole = encode(secret);
+    const least = encode(part);
+    whole.forEach((text, i) => forms.push({ text, least: least[i]!.length, fromEnd: false, base64: false }));
   }
-  return [...forms].map(([form, base64]) => ({ form, base64 })).sort((a, b) => b.form.length - a.form.length);
+  for (const text of [secret, jsonEscaped(secret)]) {
+    const whole = base64Stretches(text);
+    const least = base64Stretches(text === secret ? part : jsonEscaped(part));
+    whole.forEach((stretch, i) => {
+      if (stretch.length < MIN_FORM_LENGTH) return;
+      forms.push({ text: stretch, least: Math.max(MIN_FORM_LENGTH, least[i]!.length), fromEnd: false, base64: true });
+    });
+  }
+  const reversed = [...secret].reverse().join('');
+  forms.push({ text: reversed, least: part.length, fromEnd: true, base64: false });
+  return forms;
+}
+
+/**
+ * Every form in which a secret could be written: as it is; JSON-escaped (also as PHP writes JSON); URL-encoded (as
+ * in a query string or a form body, either case of hex digits), also after JSON-escaping; base64 (as in a Basic
+ * header, at any offset, also URL-safe), also after JSON-escaping; hex (either case); and reversed. A form counts
+ * whole or cut short, down to the part of the secret that is still meaningful (see {@link MIN_PART_LENGTH}).
+ */
+export function secretForms(secrets: readonly (string | null | undefined)[]): Form[] {
+  const forms = new Map<string, Form>();
+  for (const secret of checked(secrets)) {
+    for (const form of formsOf(secret)) {
+      const key = `${form.fromEnd ? '<' : '>'}${form.base64 ? 'b' : 't'}${form.text}`;
+      const known = forms.get(key);
+      if (!known || known.least > form.least) forms.set(key, form);
+    }
+  }
+  return [...forms.values()];
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
 
-/**
- * True when `text` (typically a JSON serialization) contains a secret value as it is or JSON-escaped. Cheap
- * enough for every call result; what a provider says is cleaned with {@link redact}, which knows more forms.
- */
-export function containsSecret(text: string, secrets: readonly string[]): boolean {
-  return checked(secrets).some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
+/** Finds every form of a set of secrets in a text, in one pass. */
+interface Matcher {
+  /** The stretches of `text` that hold a secret, in order, overlapping ones joined. */
+  find(text: string): [number, number][];
 }
 
-type Forms = ReturnType<typeof secretForms>;
+const anchorOf = (form: Form) => (form.fromEnd ? form.text.slice(-form.least) : form.text.slice(0, form.least));
 
-const removeForms = (text: string, forms: Forms): string =>
-  forms.reduce((t, { form, base64 }) => {
-    if (!t.includes(form)) return t;
-    if (!base64) return t.split(form).join(SECRET_REMOVED);
-    // The base64 characters on either side carry a few bits of the secret too (and of its neighbours): they go
-    // with it, and so does the padding.
-    const around = new RegExp(`[A-Za-z0-9+/_-]?${escapeRegExp(form)}[A-Za-z0-9+/_-]?=*`, 'g');
-    return t.replace(around, SECRET_REMOVED);
-  }, text);
+function createMatcher(secrets: readonly (string | null | undefined)[]): Matcher | null {
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return null;
+  const anchors = [...new Set(forms.map(anchorOf))].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(anchors.map(escapeRegExp).join('|'), 'g');
+  const withAnchors = forms.map((form) => ({ form, anchor: anchorOf(form) }));
+
+  /** Where `form`, found with its anchor at `at`, begins and ends in `text` (as much of it as is there). */
+  const span = (text: string, form: Form, at: number): [number, number] => {
+    let start: number;
+    let end: number;
+    if (form.fromEnd) {
+      end = at + form.least;
+      start = at;
+      for (let k = form.text.length - form.least - 1; k >= 0 && start > 0 && text[start - 1] === form.text[k]; k -= 1)
+        start -= 1;
+    } else {
+      start = at;
+      end = at + form.least;
+      for (let k = form.least; k < form.text.length && end < text.length && text[end] === form.text[k]; k += 1)
+        end += 1;
+    }
+    if (form.base64) {
+      // The base64 characters on either side carry a few bits of the secret too (and of its neighbours): they go
+      // with it, and so does the padding.
+      if (start > 0 && BASE64_CHAR.test(text[start - 1]!)) start -= 1;
+      if (end < text.length && BASE64_CHAR.test(text[end]!)) end += 1;
+      while (text[end] === '=') end += 1;
+    }
+    return [start, end];
+  };
+
+  return {
+    find(text) {
+      const found: [number, number][] = [];
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+        const at = m.index;
+        // Several anchors may start here (one inside another): each form whose anchor does is taken.
+        for (const { form, anchor } of withAnchors) if (text.startsWith(anchor, at)) found.push(span(text, form, at));
+        pattern.lastIndex = at + 1;
+      }
+      if (found.length < 2) return found;
+      found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+      const joined: [number, number][] = [found[0]!];
+      for (const [start, end] of found.slice(1)) {
+        const last = joined.at(-1)!;
+        if (start < last[1]) last[1] = Math.max(last[1], end);
+        else joined.push([start, end]);
+      }
+      return joined;
+    },
+  };
+}
+
+/** The matchers of the last few sets of secrets (they change rarely; building one costs more than using it). */
+const matchers = new Map<string, Matcher | null>();
+function matcherFor(secrets: readonly (string | null | undefined)[]): Matcher | null {
+  const key = checked(secrets).sort().join('\u0000');
+  let matcher = matchers.get(key);
+  if (matcher === undefined) {
+    matcher = createMatcher(secrets);
+    if (matchers.size >= 16) matchers.delete(matchers.keys().next().value!);
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+const removeFound = (text: string, found: readonly [number, number][]): string => {
+  let out = '';
+  let from = 0;
+  for (const [start, end] of found) {
+    out += text.slice(from, start) + SECRET_REMOVED;
+    from = end;
+  }
+  return out + text.slice(from);
+};
+
+/**
+ * True when `text` (typically a JSON serialization) contains a secret value as it is or JSON-escaped. Cheap: the
+ * gateway's last check, after {@link redactDeep} cleaned what it could reach.
+ */
+export function containsSecret(text: string, secrets: readonly string[]): boolean {
+  return checked(secrets).some((secret) => text.includes(secret) || text.includes(jsonEscaped(secret)));
+}
+
+/** True when `text` holds a secret in any of its {@link secretForms}. */
+export function findsSecret(text: string, secrets: readonly (string | null | undefined)[]): boolean {
+  return (matcherFor(secrets)?.find(text).length ?? 0) > 0;
+}
 
 /** Replaces every occurrence of a secret, in any of its {@link secretForms}, with {@link SECRET_REMOVED}. */
 export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  return removeForms(text, secretForms(secrets));
+  const matcher = matcherFor(secrets);
+  if (!matcher) return text;
+  const found = matcher.find(text);
+  return found.length ? removeFound(text, found) : text;
 }
 
-function removeDeep<T>(value: T, forms: Forms): T {
-  if (typeof value === 'string') return removeForms(value, forms) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => removeDeep(v, forms)) as T;
+/** `value` with every string in it (keys too) cleaned; the same object when nothing needed cleaning. */
+function removeDeep<T>(value: T, matcher: Matcher): T {
+  if (typeof value === 'string') {
+    const found = matcher.find(value);
+    return (found.length ? removeFound(value, found) : value) as T;
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((v: unknown) => removeDeep(v, matcher));
+    return (items.some((v, i) => v !== value[i]) ? items : value) as T;
+  }
   const proto: unknown = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
   // Plain objects only: anything else (a Date) is kept as it is, as JSON would write it.
   if (proto === Object.prototype || proto === null) {
-    return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, removeDeep(v, forms)])) as T;
+    const entries = Object.entries(value as object);
+    const cleaned = entries.map(([k, v]) => [removeDeep(k, matcher), removeDeep(v, matcher)] as const);
+    if (cleaned.every(([k, v], i) => k === entries[i]![0] && v === entries[i]![1])) return value;
+    return Object.fromEntries(cleaned) as T;
   }
   return value;
 }
 
 /** A copy of plain data (an AppError, a provider answer) with every string in it {@link redact}ed. */
 export function redactDeep<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
-  const forms = secretForms(secrets);
-  return forms.length ? removeDeep(value, forms) : value;
+  const matcher = matcherFor(secrets);
+  return matcher ? removeDeep(value, matcher) : value;
 }
 
 /** JSON text as it is about to be stored (an error column), with every string in it {@link redact}ed. */
