@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where secrets live. The renderer never sees this object or its values, only `has()` answers. */
@@ -50,10 +50,15 @@ export const plainFileCodec: SecretCodec = {
 
 /**
  * Secrets in one JSON file in the data folder, written atomically with 0600 permissions. Values pass through
- * `codec`, so under Electron the file only holds safeStorage ciphertext.
+ * `codec`, so under Electron the file only holds safeStorage ciphertext. A write is whole or nothing: the new file
+ * is written beside the old one and takes its place; a write that fails (a full disk, something in the file's
+ * place) removes what it wrote, keeps the values as they were, and throws.
  */
 export function createFileSecrets(dataDir: string, codec: SecretCodec = plainFileCodec): Secrets {
   const file = join(dataDir, codec.kind === 'file' ? 'secrets.json' : 'secrets.enc.json');
+  const tmp = `${file}.tmp`;
+  // SECURITY: what a crash left half-written (secrets in it) goes.
+  rmSync(tmp, { force: true });
   const stored = readStored(file);
   const plain = new Map<string, string>();
   const broken = new Set<string>();
@@ -66,11 +71,18 @@ export function createFileSecrets(dataDir: string, codec: SecretCodec = plainFil
     }
   }
 
-  const persist = () => {
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(stored, null, 2), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
+  /** Writes `next` in the file's place; on failure removes the temporary file and throws. */
+  const persist = (next: Record<string, string>) => {
+    try {
+      // SECURITY: a new file of our own ('wx'), never through a link or a file someone left there.
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, JSON.stringify(next, null, 2), { mode: 0o600, flag: 'wx' });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, file);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
+    }
   };
 
   return {
@@ -78,17 +90,19 @@ export function createFileSecrets(dataDir: string, codec: SecretCodec = plainFil
     get: (name) => plain.get(name) ?? null,
     has: (name) => plain.has(name),
     set(name, value) {
-      stored[name] = codec.encode(value);
+      const encoded = codec.encode(value);
+      persist({ ...stored, [name]: encoded });
+      stored[name] = encoded;
       plain.set(name, value);
       broken.delete(name);
-      persist();
     },
     delete(name) {
       if (!(name in stored)) return;
+      const { [name]: _gone, ...rest } = stored;
+      persist(rest);
       delete stored[name];
       plain.delete(name);
       broken.delete(name);
-      persist();
     },
     values: () => [...plain.values()],
     unreadable: () => [...broken],
