@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './authRoutes';
-import { guardControlApi } from './controlGuard';
+import { guardControlApi, guardLoopbackHost } from './controlGuard';
 import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
@@ -35,9 +35,20 @@ export interface RunningEmulator {
 export const MAIN_PREFIX = '/SUAPI';
 export const TOKEN_PREFIX = '/token';
 
-/** Builds the emulator's Fastify app (not listening): Su paths under the two prefixes, control API beside them. */
-export function buildEmulatorApp(state: EmulatorState, controlToken: string): FastifyInstance {
+/** Addresses that only this computer reaches: there the emulator answers only requests addressed to them. */
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
+/**
+ * Builds the emulator's Fastify app (not listening): Su paths under the two prefixes, control API beside them. With
+ * `loopbackOnly` (the emulator listens on a loopback address), every request must name that address as its Host.
+ */
+export function buildEmulatorApp(
+  state: EmulatorState,
+  controlToken: string,
+  options: { loopbackOnly?: boolean } = {},
+): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  if (options.loopbackOnly) guardLoopbackHost(app);
   installBodyParsers(app);
   installErrorEnvelopes(app);
   installRequestLog(app, state);
@@ -78,8 +89,8 @@ export async function startEmulator(
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
   const drawPhotos = state.options.seedPhotos ? seedPhotos(state) : null;
   const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
-  const app = buildEmulatorApp(state, controlToken);
   const host = listen.host ?? '127.0.0.1';
+  const app = buildEmulatorApp(state, controlToken, { loopbackOnly: LOOPBACK_HOSTS.includes(host) });
   await app.listen({ port: listen.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
