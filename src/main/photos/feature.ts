@@ -6,6 +6,7 @@ import { outboxFor } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/types';
 import { ratesFeature } from '../rates/feature';
 import { photosHandlers } from './handlers';
+import { createImageReader } from './imageReader';
 import { createPhotoFiles } from './library';
 import { createMediaLinks } from './media';
 import { PHOTOS_MIGRATIONS } from './migrations';
@@ -28,7 +29,9 @@ export const photosFeature = defineFeature({
     const intake = context.use(intakeFeature);
     const rates = context.use(ratesFeature);
     const changed = (hotelId: string) => events.emit('photos.changed', { hotelId });
-    const files = createPhotoFiles(context.dataDir);
+    // Every image file from outside is read on a thread of its own (imageReader.ts).
+    const reader = createImageReader();
+    const files = createPhotoFiles(context.dataDir, reader);
     const media = createMediaLinks({
       database,
       now: context.now,
@@ -105,14 +108,15 @@ export const photosFeature = defineFeature({
 
     return {
       outboxKinds,
-      handlers: photosHandlers({ photos, files, thumbnailOf: smallJpeg }),
+      handlers: photosHandlers({ photos, files, thumbnailOf: (bytes) => smallJpeg(reader, bytes) }),
       start(): void {
         timer ??= setInterval(check, CHECK_EVERY_MS);
         timer.unref();
       },
-      stop(): void {
+      async stop(): Promise<void> {
         clearInterval(timer);
         timer = undefined;
+        await reader.close();
       },
     };
   },

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import exifReader from 'exif-reader';
-import type { Metadata, OutputInfo } from 'sharp';
-import { loadSharp } from './sharp';
+import { MAX_PIXELS, MAX_READING_BYTES, type ImageRefusal, type ImportAnswer } from './imageJobs';
+import { ImageReadFailure, type ImageReader } from './imageReader';
 import { MAX_PHOTO_BYTES, UPLOAD_LONG_EDGE } from '../../shared/photos';
 import { AppFailure, ErrorCode } from '../../shared/result';
 
@@ -36,15 +35,38 @@ const unreadable = (fileName: string, why: string) =>
     retryable: false,
   });
 
-/** Whether a file's EXIF carries a location (GPS tags): owners' home addresses leak through them. */
-function hasLocation(exif: Buffer | undefined): boolean {
-  if (!exif) return false;
-  try {
-    const parsed = exifReader(exif) as { GPSInfo?: Record<string, unknown> };
-    return Object.keys(parsed.GPSInfo ?? {}).some((k) => /^GPS(Latitude|Longitude)/.test(k));
-  } catch {
-    // Unreadable EXIF is dropped from the upload copy anyway; only the note about a location depends on this.
-    return false;
+const MB = 1024 * 1024;
+
+/** A format's name as owners see it on files. */
+const FORMAT_NAMES: Record<string, string> = { jpeg: 'JPEG', webp: 'WebP', heif: 'HEIF/AVIF' };
+const formatName = (format: string) => FORMAT_NAMES[format] ?? format.toUpperCase();
+
+/** What the owner reads when the reader refused a file, in their words: what the file is, and what to do. */
+function refusalText(refusal: ImageRefusal, bytes: Buffer, fileName: string): string {
+  switch (refusal.why) {
+    case 'unknown':
+      return isHeic(bytes, fileName)
+        ? HEIC_ADVICE
+        : 'it is not an image Innkeeper can read (a broken file, or not a photo).';
+    case 'not_a_photo':
+      return `it is not a photo (its format is ${formatName(refusal.format)}): add it as JPEG, PNG or WebP.`;
+    case 'too_many_pixels': {
+      const mp = Math.round((refusal.width * refusal.height) / 1e6);
+      return `it is ${refusal.width}×${refusal.height} pixels (${mp} megapixels), more than any camera makes: Innkeeper takes photos of up to ${MAX_PIXELS / 1e6} megapixels. Add a smaller copy of it.`;
+    }
+    case 'too_much_memory': {
+      const layout =
+        refusal.format === 'jpeg'
+          ? 'a progressive JPEG'
+          : refusal.format === 'png'
+            ? 'an interlaced PNG'
+            : `a ${formatName(refusal.format)} image`;
+      return `as ${layout} of ${refusal.width}×${refusal.height} pixels it needs ${Math.ceil(refusal.bytes / MB)} MB of memory to read (at most ${MAX_READING_BYTES / MB} MB). Add it as an ordinary JPEG, or a smaller copy of it.`;
+    }
+    case 'undecodable':
+      return refusal.format === 'heif' || isHeic(bytes, fileName)
+        ? HEIC_ADVICE
+        : `its ${formatName(refusal.format)} data cannot be decoded (the file may be damaged).`;
   }
 }
 
@@ -53,7 +75,7 @@ function hasLocation(exif: Buffer | undefined): boolean {
  * (JPEG, EXIF orientation applied, long edge capped, every metadata block removed: what Su fetches) and a thumbnail.
  * Files arrive in chunks (the contract carries at most a few hundred kilobytes per call).
  */
-export function createPhotoFiles(dataDir: string) {
+export function createPhotoFiles(dataDir: string, reader: ImageReader) {
   const root = join(dataDir, 'photos');
   const incoming = join(root, 'incoming');
   const uploads = new Map<
@@ -130,59 +152,38 @@ export function createPhotoFiles(dataDir: string) {
         if (upload.received !== upload.bytes)
           throw unreadable(upload.fileName, `only ${upload.received} of its ${upload.bytes} bytes arrived.`);
         const input = readFileSync(staged);
-        const sharp = await loadSharp();
-        let meta: Metadata;
+        // The file is read on the reader's thread, never here: see imageReader.ts.
+        let answer: ImportAnswer;
         try {
-          meta = await sharp(input).metadata();
-        } catch {
-          throw unreadable(
-            upload.fileName,
-            isHeic(input, upload.fileName)
-              ? HEIC_ADVICE
-              : 'it is not an image Innkeeper can read (a broken file, or not a photo).',
-          );
+          answer = await reader.importPhoto({ path: staged, longEdge: UPLOAD_LONG_EDGE, thumbEdge: THUMB_EDGE });
+        } catch (error) {
+          if (error instanceof ImageReadFailure)
+            throw unreadable(upload.fileName, `this image could not be read safely (${error.reason}).`);
+          throw error;
         }
-        const format = meta.format ?? 'unknown';
-        let copy: { data: Buffer; info: OutputInfo };
-        try {
-          copy = await sharp(input, { failOn: 'error' })
-            .rotate()
-            .resize({ width: UPLOAD_LONG_EDGE, height: UPLOAD_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
-            .jpeg({ quality: 85, mozjpeg: true })
-            .toBuffer({ resolveWithObject: true });
-        } catch {
-          throw unreadable(
-            upload.fileName,
-            format === 'heif' || isHeic(input, upload.fileName)
-              ? HEIC_ADVICE
-              : `its ${format.toUpperCase()} data cannot be decoded (the file may be damaged).`,
-          );
-        }
+        if (!answer.ok) throw unreadable(upload.fileName, refusalText(answer.refusal, input, upload.fileName));
+        const { image } = answer;
         const save = async (id: number) => {
           const p = paths(id);
           mkdirSync(root, { recursive: true, mode: 0o700 });
           writeFileSync(p.original, input, { mode: 0o600 });
-          writeFileSync(p.upload, copy.data, { mode: 0o600 });
-          await sharp(copy.data)
-            .resize({ width: THUMB_EDGE, height: THUMB_EDGE, fit: 'inside' })
-            .jpeg({ quality: 72 })
-            .toFile(p.thumb);
+          writeFileSync(p.upload, image.copy.data, { mode: 0o600 });
+          writeFileSync(p.thumb, image.thumb, { mode: 0o600 });
         };
-        const upright = (meta.orientation ?? 1) >= 5;
         return {
           save,
           fileName: upload.fileName,
           meta: upload.meta,
           imported: {
-            width: copy.info.width,
-            height: copy.info.height,
-            bytes: copy.data.length,
+            width: image.copy.width,
+            height: image.copy.height,
+            bytes: image.copy.data.length,
             original: {
-              format,
-              width: (upright ? meta.height : meta.width) ?? copy.info.width,
-              height: (upright ? meta.width : meta.height) ?? copy.info.height,
+              format: image.format,
+              width: image.width,
+              height: image.height,
               bytes: input.length,
-              hadLocation: hasLocation(meta.exif),
+              hadLocation: image.hadLocation,
             },
           },
         };

@@ -1,6 +1,8 @@
-import { loadSharp } from './sharp';
+import type { ImageRefusal, ThumbnailAnswer } from './imageJobs';
+import { ImageReadFailure, type ImageReader } from './imageReader';
 import type { PhotoReach } from '../../shared/photos';
 import type { IntakeStatus } from '../../shared/intake';
+import { AppFailure, ErrorCode } from '../../shared/result';
 import { isLoopbackHttp } from '../../shared/su/common';
 
 /** Whether the provider in use runs on this computer (the built-in demo, or a developer's emulator on loopback). */
@@ -65,13 +67,25 @@ export async function fetchImageBytes(
   }
 }
 
-/** A small JPEG of any image, as a data: URL (for thumbnails of images Su holds). */
-export async function smallJpeg(bytes: Buffer): Promise<string> {
-  const sharp = await loadSharp();
-  const thumb = await sharp(bytes)
-    .rotate()
-    .resize({ width: 480, height: 480, fit: 'inside' })
-    .jpeg({ quality: 72 })
-    .toBuffer();
-  return `data:image/jpeg;base64,${thumb.toString('base64')}`;
+const REFUSED: Record<ImageRefusal['why'], string> = {
+  unknown: 'it is not an image Innkeeper can read.',
+  not_a_photo: 'it is not a photo.',
+  too_many_pixels: 'it has more pixels than any camera makes.',
+  too_much_memory: 'it would take too much memory to read.',
+  undecodable: 'its data cannot be decoded (it may be damaged).',
+};
+
+/** A small JPEG of an image Su holds, as a data: URL, made on the image reader's thread (imageReader.ts). */
+export async function smallJpeg(reader: ImageReader, bytes: Buffer): Promise<string> {
+  const unreadable = (why: string) =>
+    new AppFailure({ code: ErrorCode.Validation, message: `Su’s copy of this image cannot be shown: ${why}` });
+  let answer: ThumbnailAnswer;
+  try {
+    answer = await reader.thumbnail({ bytes, edge: 480 });
+  } catch (error) {
+    if (error instanceof ImageReadFailure) throw unreadable(`it could not be read safely (${error.reason}).`);
+    throw error;
+  }
+  if (!answer.ok) throw unreadable(REFUSED[answer.refusal.why]);
+  return `data:image/jpeg;base64,${Buffer.from(answer.jpeg).toString('base64')}`;
 }

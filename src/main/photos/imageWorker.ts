@@ -1,0 +1,91 @@
+// The image reader's thread (started by imageReader.ts): every image file that arrives from outside (an owner's
+// photo, an image Su holds) is decoded here, never on the core's thread. Each job gets one answer; a job that fails
+// here in a way it cannot answer (memory, a crash) ends this thread, and the core refuses that one file.
+import { readFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
+import { exifHasLocation } from './exifLocation';
+import {
+  MAX_PIXELS,
+  refusalByHeader,
+  type ImageJob,
+  type ImportAnswer,
+  type ImportJob,
+  type ThumbnailAnswer,
+  type ThumbnailJob,
+} from './imageJobs';
+
+// No cache of decoded images (each file is read once) and one libvips thread per image: the core keeps a core of
+// the two a small computer has, and memory goes back as soon as a file is done.
+sharp.cache(false);
+sharp.concurrency(1);
+
+/** sharp's options for a file from outside: no more pixels than a photo has; damaged or cut-off data fails. */
+const untrusted = { limitInputPixels: MAX_PIXELS, failOn: 'error', sequentialRead: true } as const;
+
+/**
+ * The header says whether the image may be read at all; nothing else is decoded before it passed. (It is read
+ * without the pixel limit, which would refuse a file too large without saying how large.)
+ */
+async function header(input: Buffer) {
+  try {
+    return await sharp(input, { ...untrusted, limitInputPixels: false }).metadata();
+  } catch {
+    return null;
+  }
+}
+
+async function importPhoto(job: ImportJob): Promise<ImportAnswer> {
+  const input = readFileSync(job.path);
+  const meta = await header(input);
+  if (!meta) return { ok: false, refusal: { why: 'unknown' } };
+  const refusal = refusalByHeader(meta);
+  if (refusal) return { ok: false, refusal };
+  try {
+    const copy = await sharp(input, untrusted)
+      .rotate()
+      .resize({ width: job.longEdge, height: job.longEdge, fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(copy.data)
+      .resize({ width: job.thumbEdge, height: job.thumbEdge, fit: 'inside' })
+      .jpeg({ quality: 72 })
+      .toBuffer();
+    return {
+      ok: true,
+      image: {
+        format: meta.format,
+        width: meta.autoOrient.width,
+        height: meta.autoOrient.height,
+        hadLocation: exifHasLocation(meta.exif),
+        copy: { data: copy.data, width: copy.info.width, height: copy.info.height },
+        thumb,
+      },
+    };
+  } catch {
+    return { ok: false, refusal: { why: 'undecodable', format: meta.format } };
+  }
+}
+
+async function thumbnail(job: ThumbnailJob): Promise<ThumbnailAnswer> {
+  const input = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  const meta = await header(input);
+  if (!meta) return { ok: false, refusal: { why: 'unknown' } };
+  const refusal = refusalByHeader(meta);
+  if (refusal) return { ok: false, refusal };
+  try {
+    const jpeg = await sharp(input, untrusted)
+      .rotate()
+      .resize({ width: job.edge, height: job.edge, fit: 'inside' })
+      .jpeg({ quality: 72 })
+      .toBuffer();
+    return { ok: true, jpeg };
+  } catch {
+    return { ok: false, refusal: { why: 'undecodable', format: meta.format } };
+  }
+}
+
+parentPort!.on('message', async ({ id, job }: { id: number; job: ImageJob }) => {
+  // The answer's bytes are copied to the core (sharp's buffers cannot be handed over): a few MB at most.
+  parentPort!.postMessage({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
+});

@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_READING_BYTES } from '../../src/main/photos/imageJobs';
+import { createImageReader, ImageReadFailure, type ImageReader } from '../../src/main/photos/imageReader';
+import { createPhotoFiles } from '../../src/main/photos/library';
+import { tempDir } from '../support/tempDir';
+
+// The image reader on real threads and real files: what it refuses from the header alone, and how a file that runs
+// out of time or memory on its thread is refused while the reader goes on.
+
+const dir = tempDir('innkeeper-image-reader-');
+const file = (name: string) => join(dir.path, name);
+const job = (name: string) => ({ path: file(name), longEdge: 2560, thumbEdge: 480 });
+const readers: ImageReader[] = [];
+const reader = (options: Parameters<typeof createImageReader>[0] = {}) => {
+  const r = createImageReader(options);
+  readers.push(r);
+  return r;
+};
+const solid = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#6a8caf' } });
+
+beforeAll(async () => {
+  writeFileSync(file('photo.jpg'), await solid(1200, 800).jpeg().toBuffer());
+  // 6000×6000 progressive at 4:4:4: every coefficient kept while it is read, 216 MB (3 components × 2 bytes).
+  writeFileSync(
+    file('progressive.jpg'),
+    await solid(6000, 6000).jpeg({ progressive: true, chromaSubsampling: '4:4:4' }).toBuffer(),
+  );
+  // The same pixels as an ordinary JPEG are read a strip at a time.
+  writeFileSync(file('baseline.jpg'), await solid(6000, 6000).jpeg({ chromaSubsampling: '4:4:4' }).toBuffer());
+  writeFileSync(
+    file('drawing.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300"/></svg>',
+  );
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(readers.map((r) => r.close()));
+  dir.remove();
+});
+
+describe('the image reader', () => {
+  it('makes the upload copy and thumbnail of a photo, one file after another', async () => {
+    const r = reader();
+    for (let i = 0; i < 2; i++) {
+      const answer = await r.importPhoto(job('photo.jpg'));
+      expect(answer).toMatchObject({
+        ok: true,
+        image: { format: 'jpeg', width: 1200, height: 800, hadLocation: false },
+      });
+      if (!answer.ok) continue;
+      expect((await sharp(answer.image.copy.data).metadata()).width).toBe(1200);
+      expect((await sharp(answer.image.thumb).metadata()).width).toBe(480);
+    }
+  });
+
+  it('refuses by the header what would take too much memory or is no photo, and reads the same pixels stored plainly', async () => {
+    const r = reader();
+    expect(await r.importPhoto(job('progressive.jpg'))).toEqual({
+      ok: false,
+      refusal: { why: 'too_much_memory', format: 'jpeg', width: 6000, height: 6000, bytes: 216_000_000 },
+    });
+    expect(216_000_000).toBeGreaterThan(MAX_READING_BYTES);
+    expect(await r.importPhoto(job('baseline.jpg'))).toMatchObject({
+      ok: true,
+      image: { width: 6000, height: 6000, copy: { width: 2560, height: 2560 } },
+    });
+    expect(await r.importPhoto(job('drawing.svg'))).toEqual({
+      ok: false,
+      refusal: { why: 'not_a_photo', format: 'svg' },
+    });
+  });
+
+  it('a file that runs past its deadline is refused with the reason, and the files after it are answered', async () => {
+    // A deadline shorter than a thread takes to start: no file can make it, and none waits for ever.
+    const r = reader({ deadlineMs: 20 });
+    const late = await Promise.all(
+      [1, 2, 3].map(() => r.importPhoto(job('photo.jpg')).catch((error: unknown) => error)),
+    );
+    for (const failure of late) {
+      expect(failure).toBeInstanceOf(ImageReadFailure);
+      expect((failure as ImageReadFailure).message).toBe(
+        'the image could not be read safely: reading it took longer than 0.02 seconds',
+      );
+    }
+    // With the ordinary deadline the same file reads fine.
+    expect(await reader().importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+  });
+
+  it("a thread that runs out of memory costs that file a refusal, and the core's thread goes on", async () => {
+    // 8 MB of heap is less than the thread needs to load its code.
+    const r = reader({ heapMb: 8 });
+    const failed = await r.importPhoto(job('photo.jpg')).catch((error: unknown) => error);
+    expect((failed as ImageReadFailure).reason).toBe('reading it needed more memory than a photo does');
+    expect(await reader().importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+  });
+
+  it('closing refuses the files still waiting', async () => {
+    const r = createImageReader();
+    const waiting = [r.importPhoto(job('photo.jpg')), r.importPhoto(job('photo.jpg'))].map((p) =>
+      p.then(
+        () => 'read',
+        (error: unknown) => (error as ImageReadFailure).reason,
+      ),
+    );
+    await r.close();
+    expect(await Promise.all(waiting)).toEqual(['Innkeeper is closing', 'Innkeeper is closing']);
+    await expect(r.importPhoto(job('photo.jpg'))).rejects.toThrow('Innkeeper is closing');
+  });
+
+  it('the library tells the owner why a file was not added, and nothing is left of it', async () => {
+    /** Adds a file as the contract does (one chunk here) and answers the owner's message. */
+    const add = async (files: ReturnType<typeof createPhotoFiles>, name: string) => {
+      const bytes = readFileSync(file(name));
+      const id = files.start(name, bytes.length, {});
+      files.chunk(id, 0, bytes.toString('base64'));
+      return files.finish(id).then(
+        () => 'added',
+        (error: unknown) => (error as Error).message,
+      );
+    };
+    const data = tempDir('innkeeper-image-library-');
+    try {
+      expect(await add(createPhotoFiles(data.path, reader({ deadlineMs: 20 })), 'photo.jpg')).toBe(
+        '“photo.jpg” was not added: this image could not be read safely (reading it took longer than 0.02 seconds).',
+      );
+      const files = createPhotoFiles(data.path, reader());
+      expect(await add(files, 'progressive.jpg')).toBe(
+        '“progressive.jpg” was not added: as a progressive JPEG of 6000×6000 pixels it needs 206 MB of memory to read (at most 192 MB). Add it as an ordinary JPEG, or a smaller copy of it.',
+      );
+      expect(await add(files, 'drawing.svg')).toBe(
+        '“drawing.svg” was not added: it is not a photo (its format is SVG): add it as JPEG, PNG or WebP.',
+      );
+      expect(await add(files, 'photo.jpg')).toBe('added');
+      expect(readdirSync(join(data.path, 'photos', 'incoming'))).toEqual([]);
+    } finally {
+      data.remove();
+    }
+  });
+});
