@@ -70,7 +70,6 @@ const BUNDLED_IN_CORE = [
   'conf',
   'libphonenumber-js',
   'qrcode',
-  'exif-reader',
 ];
 
 // Three bundles: the core + hosts (main: Electron entry, browser-mode entry, emulator CLI), the sandboxed
