@@ -7,6 +7,7 @@ import type { AnyFeature, CoreContext, CoreOptions, FeatureParts, HostContext, P
 import { FEATURES } from './features';
 import { contractCaller, createDispatcher, type Dispatcher, type Handlers } from './gateway/dispatcher';
 import { createEventBus, type EventBus } from './gateway/events';
+import { cleanedCalls, withInnerTokens } from './gateway/secretLeaks';
 import type { DeliveryFilers } from './intake/deliveryKinds';
 import type { OutboxKinds } from './outbox/types';
 
@@ -43,7 +44,19 @@ export function createCore(deps: CoreDeps): Core {
   const database = openDatabase(join(deps.dataDir, 'innkeeper.db'), schemaOf(features), undefined, {
     checkApart: true,
   });
-  const events = createEventBus(() => deps.secrets.values());
+  // SECURITY: what never reaches the window or a host's notification: the saved secrets (with the bare access tokens
+  // inside their entries) and the listener's password when it comes from INNKEEPER_PUSH_PASSWORD.
+  const envPassword = (deps.options?.intakeEnv as { password?: unknown } | undefined)?.password;
+  const secretValues = () => [
+    ...withInnerTokens(deps.secrets.values()),
+    ...(typeof envPassword === 'string' ? [envPassword] : []),
+  ];
+  const notifier = deps.options?.notifier;
+  const options: CoreOptions =
+    typeof notifier === 'object' && notifier !== null
+      ? { ...deps.options, notifier: cleanedCalls(notifier, secretValues) }
+      : (deps.options ?? {});
+  const events = createEventBus(secretValues);
   const bus = createCoreBus();
   const built = new Map<AnyFeature, FeatureParts>();
   const handlers: Partial<Record<Method, unknown>> = {};
@@ -63,7 +76,7 @@ export function createCore(deps: CoreDeps): Core {
     dataDir: deps.dataDir,
     settings: deps.settings,
     secrets: deps.secrets,
-    options: deps.options ?? {},
+    options,
     database,
     now: deps.now ?? Date.now,
     events,
@@ -100,11 +113,7 @@ export function createCore(deps: CoreDeps): Core {
     throw error;
   }
   // A call that failed in the store (SQLite could not read or write) has the data file checked again.
-  dispatcher = createDispatcher(
-    handlers as Handlers,
-    () => deps.secrets.values(),
-    (error) => void database.health.storeError(error),
-  );
+  dispatcher = createDispatcher(handlers as Handlers, secretValues, (error) => void database.health.storeError(error));
   const parts = features.map((feature) => built.get(feature)!);
 
   return {

@@ -193,3 +193,52 @@ describe('secrets long enough to be secrets, refused over the contract when they
     expect(saved['demo.notificationPassword']).toBe(OWNER.notificationPassword);
   });
 });
+
+describe('the secrets the guard knows besides the saved ones, and the notification that leaves the app', () => {
+  const ENV_PASSWORD = 'Env-pushes-Zr8q-Harbour';
+  let own: Awaited<ReturnType<typeof startTestCore>> | null = null;
+  afterAll(() => own?.stop());
+
+  it('the access token, the password from INNKEEPER_PUSH_PASSWORD: removed from the inbox, its event and the notification', async () => {
+    const notified: unknown[] = [];
+    own = await startTestCore({
+      coreOptions: {
+        intakeEnv: { port: 0, password: ENV_PASSWORD },
+        notifier: { newMessage: (m: unknown) => notified.push(m), unreadCount: () => {} },
+      },
+    });
+    const client = contractClient(() => own!.core.dispatcher);
+    // The demo's start sent its property records: the access token is saved (inside its entry).
+    await client.call('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
+    const entry = JSON.parse(readFileSync(join(own.dataDir, 'secrets.json'), 'utf8') as string) as Record<
+      string,
+      string
+    >;
+    const token = (JSON.parse(entry['demo.token']!) as { token: string }).token;
+    expect(token).toMatch(/^sandbox_/);
+    const events: unknown[] = [];
+    own.core.events.on('inbox.newMessage', (m) => events.push(m));
+
+    const message = `Is this yours? ${token} and ${ENV_PASSWORD} — can we check in early?`;
+    await createEmulatorControl(own.emulator()).push({ kind: 'message', channel: '19', message });
+    const page = await eventually(
+      () => client.call('inbox.threads', {}),
+      (p) => p.total === 1,
+    );
+    const detail = await client.call('inbox.thread', { id: page.threads[0]!.id });
+    expect(detail.messages.at(-1)!.body).toBe(
+      `Is this yours? ${SECRET_REMOVED} and ${SECRET_REMOVED} — can we check in early?`,
+    );
+    await eventually(
+      async () => notified.length,
+      (n) => n === 1,
+    );
+    for (const seen of [page, detail, events, notified]) {
+      const text = JSON.stringify(seen);
+      expect(text).not.toContain(token.slice(0, 20));
+      expect(text).not.toContain(ENV_PASSWORD);
+    }
+    expect(events).toHaveLength(1);
+    expect(notified).toEqual([expect.objectContaining({ preview: expect.stringContaining(SECRET_REMOVED) })]);
+  });
+});

@@ -6,7 +6,7 @@ import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../sha
 import type { Database } from '../db/database';
 import type { CoreBus } from '../bus';
 import type { EventBus } from '../gateway/events';
-import { bindSecretsToDatabase, redact, redactFailure } from '../gateway/secretLeaks';
+import { bindSecretsToDatabase, redact, redactFailure, withInnerTokens } from '../gateway/secretLeaks';
 import { issueToken, validateToken } from '../provider/auth';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import { createHostClient, PROVIDER_LIMITS } from '../provider/http';
@@ -57,15 +57,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   };
 
   /** Every saved secret, and the bare access tokens inside the saved token entries. */
-  const savedSecrets = (): string[] =>
-    secrets.values().flatMap((value) => {
-      try {
-        const parsed = JSON.parse(value) as { token?: unknown } | null;
-        return typeof parsed?.token === 'string' ? [value, parsed.token] : [value];
-      } catch {
-        return [value];
-      }
-    });
+  const savedSecrets = (): string[] => withInnerTokens(secrets.values());
   // SECURITY: every feature writing a provider text into this database removes the saved secrets from it too.
   bindSecretsToDatabase(db.db, savedSecrets);
   /** One token manager per environment, for the credentials saved now (replaced when they change). */

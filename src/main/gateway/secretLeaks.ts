@@ -284,6 +284,36 @@ export function redactFailure(error: unknown, secrets: readonly (string | null |
 }
 
 /**
+ * The secret values as the guards look for them: each saved value, and the bare access token inside a saved token
+ * entry (kept as JSON with its expiry).
+ */
+export function withInnerTokens(values: readonly string[]): string[] {
+  return values.flatMap((value) => {
+    try {
+      const parsed = JSON.parse(value) as { token?: unknown } | null;
+      return typeof parsed?.token === 'string' ? [value, parsed.token] : [value];
+    } catch {
+      return [value];
+    }
+  });
+}
+
+/**
+ * `target` (a host's notifier) with each of its functions given arguments cleaned of the secrets: what a native
+ * notification shows leaves the app just as the window's answers do.
+ */
+export function cleanedCalls<T extends object>(target: T, secrets: () => readonly string[]): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown =>
+        (value as (...a: unknown[]) => unknown).apply(object, redactDeep(args, secrets()));
+    },
+  });
+}
+
+/**
  * The saved secrets that belong with a database, so that each place writing a provider text into it removes them
  * too (a second line of defence behind the provider client). The connection service, which owns the secrets,
  * binds them to the database connection it is given; every store reaches the same connection.
