@@ -44,21 +44,15 @@ export function createCore(deps: CoreDeps): Core {
   const database = openDatabase(join(deps.dataDir, 'innkeeper.db'), schemaOf(features), undefined, {
     checkApart: true,
   });
+  const built = new Map<AnyFeature, FeatureParts>();
   // SECURITY: what never reaches the window or a host's notification: the saved secrets (with the bare access tokens
-  // inside their entries) and the listener's password when it comes from INNKEEPER_PUSH_PASSWORD.
-  const envPassword = (deps.options?.intakeEnv as { password?: unknown } | undefined)?.password;
+  // inside their entries) and those the features hold elsewhere (a password from the environment).
   const secretValues = () => [
     ...withInnerTokens(deps.secrets.values()),
-    ...(typeof envPassword === 'string' ? [envPassword] : []),
+    ...[...built.values()].flatMap((parts) => parts.secrets?.() ?? []),
   ];
-  const notifier = deps.options?.notifier;
-  const options: CoreOptions =
-    typeof notifier === 'object' && notifier !== null
-      ? { ...deps.options, notifier: cleanedCalls(notifier, secretValues) }
-      : (deps.options ?? {});
   const events = createEventBus(secretValues);
   const bus = createCoreBus();
-  const built = new Map<AnyFeature, FeatureParts>();
   const handlers: Partial<Record<Method, unknown>> = {};
   const outboxKinds: OutboxKinds = {};
   const deliveryFilers: DeliveryFilers = {};
@@ -76,7 +70,7 @@ export function createCore(deps: CoreDeps): Core {
     dataDir: deps.dataDir,
     settings: deps.settings,
     secrets: deps.secrets,
-    options,
+    options: deps.options ?? {},
     database,
     now: deps.now ?? Date.now,
     events,
@@ -84,6 +78,7 @@ export function createCore(deps: CoreDeps): Core {
     outboxKinds,
     deliveryFilers,
     use,
+    withoutSecrets: (target) => cleanedCalls(target, secretValues),
     call: (method, args) => {
       if (!dispatcher) throw new Error(`${method} was called while the features were still being built.`);
       return contractCaller(dispatcher)(method, args);

@@ -50,6 +50,11 @@ export interface CoreContext extends HostContext {
    */
   outboxKinds: OutboxKinds;
   deliveryFilers: DeliveryFilers;
+  /**
+   * SECURITY: `target` (a host's notifier) with every call's arguments cleaned of the secrets, as the window's answers
+   * and events are: what a native notification shows leaves the app too.
+   */
+  withoutSecrets<T extends object>(target: T): T;
 }
 
 /** What a feature is made of once built. Every part is optional. */
@@ -62,6 +67,11 @@ export interface FeatureParts {
   deliveryKinds?: DeliveryFilers;
   /** What later features may `use`. */
   provides?: unknown;
+  /**
+   * Secrets the feature holds outside the secret file (a password from the environment): guarded like the saved
+   * ones, never sent to the window, a notification or a log.
+   */
+  secrets?(): readonly string[];
   /** Called in list order once every feature is built (background work, listeners, recovery). */
   start?(): void | Promise<void>;
   /** Called in reverse list order when the core closes; the database closes after the last one. */
@@ -89,4 +99,13 @@ export type Provided<F extends AnyFeature> = ReturnType<F['create']>['provides']
 /** Declares a feature, keeping the exact type of what it builds (its `provides` and its handlers). */
 export function defineFeature<Parts extends FeatureParts>(feature: Feature<Parts>): Feature<Parts> {
   return feature;
+}
+
+/**
+ * The host's `notifier` option (a native notification, the tray's count) as a feature should call it: cleaned of
+ * the secrets (`withoutSecrets`); undefined when the host has none (browser mode, tests).
+ */
+export function guardedNotifier<N extends object>(context: CoreContext): N | undefined {
+  const notifier = context.options.notifier;
+  return typeof notifier === 'object' && notifier !== null ? context.withoutSecrets(notifier as N) : undefined;
 }

@@ -1,5 +1,5 @@
 import { connectionFeature } from '../connection/feature';
-import { defineFeature } from '../feature';
+import { defineFeature, guardedNotifier } from '../feature';
 import type { DeliveryFilers } from '../intake/deliveryKinds';
 import { outboxFeature } from '../outbox/feature';
 import { outboxFor } from '../outbox/outbox';
@@ -42,7 +42,7 @@ export const inboxFeature = defineFeature({
       inbox,
       events: context.events,
       bus,
-      notifier: context.options.notifier as Notifier | undefined,
+      notifier: guardedNotifier<Notifier>(context),
       afterTold: indexer.soon,
     });
     bus.on('deliveriesFiled', (results) => news.afterDeliveries(results));

@@ -57,6 +57,8 @@ export const intakeFeature = defineFeature({
     });
     return {
       handlers: feature.handlers,
+      // SECURITY: a password for Su from INNKEEPER_PUSH_PASSWORD is not in the secret file: guarded all the same.
+      secrets: () => (options.intakeEnv?.password ? [options.intakeEnv.password] : []),
       provides: {
         /** The listener itself (tests stop and start it). */
         service: intake,

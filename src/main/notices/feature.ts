@@ -1,5 +1,5 @@
 import { connectionFeature } from '../connection/feature';
-import { defineFeature } from '../feature';
+import { defineFeature, guardedNotifier } from '../feature';
 import { outboxFeature } from '../outbox/feature';
 import { ratesFeature } from '../rates/feature';
 import { noticesHandlers, noticesNews, type NoticeNotifier } from './handlers';
@@ -19,7 +19,7 @@ export const noticesFeature = defineFeature({
     const { connection } = context.use(connectionFeature);
     const outbox = context.use(outboxFeature);
     const rates = context.use(ratesFeature);
-    const notifier = context.options.notifier as Partial<NoticeNotifier> | undefined;
+    const notifier = guardedNotifier<Partial<NoticeNotifier>>(context);
     const notices = createNoticesService({
       database: context.database,
       provider: () => connection.active(),

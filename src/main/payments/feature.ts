@@ -1,6 +1,6 @@
 import type { Environment } from '../../shared/environments';
 import { connectionFeature } from '../connection/feature';
-import { defineFeature } from '../feature';
+import { defineFeature, guardedNotifier } from '../feature';
 import { ratesFeature } from '../rates/feature';
 import { paymentsHandlers, paymentsNews, type PaymentNotifier } from './handlers';
 import { PAYMENTS_MIGRATIONS } from './migrations';
@@ -18,7 +18,7 @@ export const paymentsFeature = defineFeature({
     const { events } = context;
     const { connection, profiles } = context.use(connectionFeature);
     const rates = context.use(ratesFeature);
-    const notifier = context.options.notifier as Partial<PaymentNotifier> | undefined;
+    const notifier = guardedNotifier<Partial<PaymentNotifier>>(context);
     const payments = createPaymentsService({
       database: context.database,
       now: context.now,
