@@ -87,6 +87,9 @@ export async function startEmulator(
   listen: { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
+  const pageBase = state.options.paymentPageBase;
+  if (pageBase !== '' && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(pageBase))
+    throw new Error(`paymentPageBase must be an http or https address (was "${pageBase}").`);
   const drawPhotos = state.options.seedPhotos ? seedPhotos(state) : null;
   const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
   const host = listen.host ?? '127.0.0.1';

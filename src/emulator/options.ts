@@ -25,6 +25,13 @@ export interface EmulatorOptions {
   pushTimeoutMs: number;
   /** Seconds (emulator clock) after which a pending payment transaction becomes `Success` by itself. */
   paymentCompleteSeconds: number;
+  /**
+   * Where its payment pages are published, as `{token_base_url}` in the links it makes (`https://pay.example`,
+   * before `/token/get-cc…`). Empty: the address the caller reached it at (the demo: http on this computer). Su's own
+   * links are https, and the app hands out a plain http link only from its built-in demo, so an emulator standing in
+   * for Su sandbox or production publishes its links at an https address.
+   */
+  paymentPageBase: string;
   /** Where pushes go at start (empty: none until `POST /_emulator/partner`), and its Basic credentials. */
   partnerUrl: string;
   partnerUsername: string;
@@ -46,6 +53,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   pushRetryIntervalMs: 200,
   pushTimeoutMs: 5000,
   paymentCompleteSeconds: 60,
+  paymentPageBase: '',
   partnerUrl: '',
   seedPhotos: false,
   partnerUsername: '',
@@ -69,6 +77,7 @@ export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
   pushRetryIntervalMs: 'EMULATOR_PUSH_RETRY_INTERVAL_MS',
   pushTimeoutMs: 'EMULATOR_PUSH_TIMEOUT_MS',
   paymentCompleteSeconds: 'EMULATOR_PAYMENT_COMPLETE_SECONDS',
+  paymentPageBase: 'EMULATOR_PAYMENT_PAGE_BASE',
   partnerUrl: 'EMULATOR_PARTNER_URL',
   partnerUsername: 'EMULATOR_PARTNER_USERNAME',
   partnerPassword: 'EMULATOR_PARTNER_PASSWORD',

@@ -53,8 +53,9 @@ export function declineTransaction(state: EmulatorState, t: Transaction): void {
   if (transactionStatus(state, t) === 'Pending') t.failedAt = state.now();
 }
 
-/** `{token_base_url}` as the caller reached it. */
-const tokenBase = (request: FastifyRequest) => `${request.protocol}://${request.host}/token`;
+/** `{token_base_url}`: where the payment pages are published (`paymentPageBase`), or as the caller reached it. */
+const tokenBase = (state: EmulatorState, request: FastifyRequest) =>
+  `${state.options.paymentPageBase.replace(/\/+$/, '') || `${request.protocol}://${request.host}`}/token`;
 
 function partnerFor(state: EmulatorState, p: Problems, requireActive: boolean): PaymentPartner | undefined {
   const id = p.text('partner_id', true);
@@ -136,7 +137,7 @@ export function registerPaymentRoutes(app: FastifyInstance, state: EmulatorState
     return reply.send({
       Status: 'Success',
       ErrorMessages: [],
-      URL: `${tokenBase(request)}/get-cc?userId=${t.userId}`,
+      URL: `${tokenBase(state, request)}/get-cc?userId=${t.userId}`,
       transaction_id: t.transaction_id,
     });
   });
@@ -158,7 +159,7 @@ export function registerPaymentRoutes(app: FastifyInstance, state: EmulatorState
     return reply.send({
       Status: 'Success',
       ErrorMessages: [],
-      URL: `${tokenBase(request)}/get-cc?userId=${t.userId}${marker}`,
+      URL: `${tokenBase(state, request)}/get-cc?userId=${t.userId}${marker}`,
       transaction_id: t.transaction_id,
     });
   });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
+import type { EmulatorOptions } from '../../src/emulator/options';
 import { startApp, type RunningApp } from './app';
 
 // Deliveries as Su sends them, posted straight to the app's listener (the in-process demo emulator cannot be
@@ -154,9 +155,9 @@ export async function startPushableApp(previous?: PushableApp): Promise<Pushable
  * A Su emulator of the test's own (the app's built-in demo one lives inside the app and cannot be stopped):
  * stopped and started again on the same port, so the app's connection settings stay right.
  */
-export async function startTestEmulator() {
+export async function startTestEmulator(options: Partial<EmulatorOptions> = {}) {
   const port = await freePort();
-  let emulator: RunningEmulator | null = await startEmulator({}, { port });
+  let emulator: RunningEmulator | null = await startEmulator(options, { port });
   const control = () => createEmulatorControl(emulator!);
   return {
     port,
@@ -167,7 +168,7 @@ export async function startTestEmulator() {
     },
     /** A new emulator on the same port: the same addresses, a fresh state and request log. */
     async start() {
-      emulator = await startEmulator({}, { port });
+      emulator = await startEmulator(options, { port });
     },
     /** The bodies of the requests the running emulator received at a path ending in `path`. */
     sent: async (path: string) =>

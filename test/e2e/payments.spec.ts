@@ -189,7 +189,8 @@ test('without the payment key the screen says where to enter it; a link asked fo
   page,
 }) => {
   test.setTimeout(120_000);
-  const su = await startTestEmulator();
+  // Su sandbox's links are https: the app hands out a plain http link only from its built-in demo.
+  const su = await startTestEmulator({ paymentPageBase: 'https://pay.sandbox.test' });
   const app = await startApp();
   try {
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -86,6 +86,14 @@ describe('payment-token host', () => {
     expect(done).toMatchObject({ status: 'Success', pg_transection_id: expect.stringMatching(/^pg_/) });
   });
 
+  it('publishes its links at paymentPageBase when given one (https, as Su sandbox and production do)', async () => {
+    await h.close();
+    h = await startEmulatorHarness({ paymentPageBase: 'https://pay.sandbox.test/' });
+    const answer = await h.payment<Link>('paycard', link);
+    expect(answer.body.URL).toMatch(/^https:\/\/pay\.sandbox\.test\/token\/get-cc\?userId=[0-9a-f]{32}$/);
+    await expect(startEmulatorHarness({ paymentPageBase: 'pay.sandbox.test' })).rejects.toThrow(/paymentPageBase/);
+  });
+
   it('a pending transaction completes by itself after the configured delay', async () => {
     const id = (await h.payment<Link>('paycard', link)).body.transaction_id;
     await h.control.advanceClock(59);
