@@ -198,8 +198,13 @@ export default tseslint.config(
       ],
     },
   },
+  // The receiving side (src/receiving) is what the desktop's listener and the mailbox both run: Node, but no electron.
   {
-    files: ['src/main/**/*.ts', 'src/renderer/**/*.{ts,vue}'],
+    files: ['src/receiving/**/*.ts', 'src/mailbox/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/renderer/**/*.{ts,vue}', 'src/receiving/**/*.ts', 'src/mailbox/**/*.ts'],
     plugins: { boundaries },
     settings: {
       'import/resolver': {
@@ -211,6 +216,11 @@ export default tseslint.config(
         { type: 'main', pattern: 'src/main/*', capture: ['name'] },
         { type: 'renderer', pattern: 'src/renderer/src/features/*', capture: ['name'] },
         { type: 'renderer', pattern: 'src/renderer/src/*', capture: ['name'] },
+        // The programs and pieces beside the app's core and renderer (src/receiving: see the policies below).
+        { type: 'receiving', pattern: 'src/receiving' },
+        { type: 'mailbox', pattern: 'src/mailbox' },
+        { type: 'emulator', pattern: 'src/emulator' },
+        { type: 'preload', pattern: 'src/preload' },
       ],
     },
     rules: {
@@ -234,6 +244,28 @@ export default tseslint.config(
                   "through a slot of the earlier feature's screen (lib/sections.ts) or its store",
                 )
               : []),
+            // The receiving side is shared by the desktop (src/main may import it) and the mailbox: it imports only
+            // src/shared and packages, never one of the programs that run it.
+            {
+              from: { element: { type: 'receiving' } },
+              disallow: { to: { element: { type: '{main,mailbox,renderer,emulator,preload}' } } },
+              message:
+                'src/receiving is shared by the desktop and the mailbox: it imports only src/shared and packages, never src/main, src/mailbox, src/renderer or src/emulator.',
+            },
+            // The mailbox is a program of its own, run on another box: of the project, src/receiving and src/shared.
+            {
+              from: { element: { type: 'mailbox' } },
+              disallow: { to: { element: { type: '{main,renderer,emulator,preload}' } } },
+              message:
+                "The mailbox is its own program: of the project, it imports src/receiving and src/shared only (never the desktop's core, renderer or the emulator).",
+            },
+            // The renderer runs in the window: it never imports Node-side code.
+            {
+              from: { element: { type: 'renderer' } },
+              disallow: { to: { element: { type: '{receiving,mailbox}' } } },
+              message:
+                'The renderer runs in the window: src/receiving and src/mailbox are Node code for the listeners.',
+            },
           ],
         },
       ],

@@ -9,9 +9,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { basicAuthMatches } from '../src/main/intake/basicAuth';
-import { createGroupWriter } from '../src/main/intake/groupWriter';
-import { ACKNOWLEDGEMENT, fileDelivery } from '../src/main/intake/ingest';
+import { basicAuthMatches } from '../src/receiving/basicAuth';
+import { createDeliveryWriter } from '../src/main/intake/listener';
+import { fileDelivery } from '../src/main/intake/ingest';
+import { ACKNOWLEDGEMENT } from '../src/receiving/receiver';
 import { fixtureText } from '../test/support/fixtures';
 import { cpuMs, machineLine, writeSection } from './results';
 import { openAppDatabase } from '../src/main/schema';
@@ -48,7 +49,7 @@ if (process.argv.includes('--bare')) {
 async function serveFiling(mode: 'grouped' | 'per-push'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-filing-'));
   const database = openAppDatabase(join(dir, 'innkeeper.db'));
-  const writer = createGroupWriter(database, INBOX_FILERS);
+  const writer = createDeliveryWriter(database, INBOX_FILERS);
   const server = Fastify();
   const accepted = [{ username: USER, password: PASSWORD }];
   server.addHook('onRequest', async (request, reply) => {
@@ -283,7 +284,7 @@ core, the web host, the demo provider as on a first start), with a temp data fol
 _PASSWORD set; every request carries those valid credentials and is a new 244 message (fixture body, fresh
 messageid): raw log + parse + store (the message's text marked for the search index, which takes it in a batch
 250 ms later: \`src/main/inbox/messageIndex.ts\`), committed with \`synchronous=FULL\` before its answer. Pushes that
-arrive while a commit runs are filed together in the next transaction (group commit, \`src/main/intake/groupWriter.ts\`).
+arrive while a commit runs are filed together in the next transaction (group commit, \`src/receiving/groupWriter.ts\`).
 The bare route answers the same acknowledgement with no auth and no database.
 
 | connections | app req/s | p50 ms | p99 ms | app CPU µs / push | bare req/s | p50 ms | p99 ms | bare CPU µs / request | app / bare | app errors + non-2xx |

@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RefusalLog } from '../db/uptime';
 
 /** What the listener bounds, and how (docs/security-and-reliability.md: "The listener"). */
 export interface ListenerLimits {
@@ -10,7 +9,7 @@ export interface ListenerLimits {
   /** Failed logins from all clients together per window (a flood from many addresses); more are answered 429. */
   failedTotal: number;
   windowMs: number;
-  /** Open connections in total; at the cap a new connection closes the oldest one not serving a delivery or photo. */
+  /** Open connections in total; at the cap a new connection closes the oldest one not serving a request. */
   maxConnections: number;
   /** Open connections from one socket address (through the tunnel every connection comes from 127.0.0.1). */
   maxConnectionsPerAddress: number;
@@ -25,6 +24,11 @@ export interface ListenerLimits {
   idleTimeoutMs: number;
   /** How often Node checks the two timeouts above (its default, 30 s, lets a slow body run far past them). */
   checkIntervalMs: number;
+  /**
+   * A stream (server-sent events on an authenticated route that says `stream: true`) is closed after this long with
+   * nothing sent or received; instead of the idle timeout, which a stream's pings (every 20 s) would not satisfy.
+   */
+  streamIdleTimeoutMs: number;
 }
 
 export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
@@ -37,6 +41,7 @@ export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
   requestTimeoutMs: 15_000,
   idleTimeoutMs: 15_000,
   checkIntervalMs: 1_000,
+  streamIdleTimeoutMs: 60_000,
 };
 
 /** Every limit must be a positive whole number; a wrong one names itself. */
@@ -73,6 +78,20 @@ export function clientAddress(
   return isIP(last) ? last : own;
 }
 
+/**
+ * Where the periods during which failed logins are refused go (the desktop: its uptime log, shown with the downtime).
+ * Called inside requests: it must never throw.
+ */
+export interface RefusalLog {
+  /** Starts a period (or renames the open one, e.g. when one address's refusals turn into a flood). */
+  begin(detail: string): void;
+  end(): void;
+  active(): boolean;
+}
+
+/** A refusal log that keeps nothing (when the caller gives none). */
+export const NO_REFUSAL_LOG: RefusalLog = { begin: () => undefined, end: () => undefined, active: () => false };
+
 /** Why a failed login is refused with 429 instead of 401: this client made too many, or everyone together did. */
 export type Refusal = 'client' | 'flood';
 
@@ -81,8 +100,8 @@ const MAX_TRACKED_CLIENTS = 10_000;
 
 /**
  * Counts FAILED logins only (401: a request with valid credentials, a public route or an unknown path is never
- * counted nor refused), per client and in total, in fixed windows. The periods during which failed logins are refused
- * go to the uptime log.
+ * counted nor refused; each call of a throttled route counts as one), per client and in total, in fixed windows. The
+ * periods during which failed logins are refused go to the refusal log.
  */
 export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog, now: () => number) {
   let windowStart = now();
@@ -157,10 +176,11 @@ export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
 /**
  * Caps the open connections so that thousands of idle, slow or unwanted ones cannot keep a real delivery out. A
  * connection is PROTECTED only while it serves a request the listener chose to serve (`serving`: an authenticated
- * delivery, a photo address); every other one — still sending its headers, idle between requests, or being refused
- * — can be closed to make room. At the cap (in total, or for one address) a new connection closes the OLDEST
- * unprotected connection, so a new delivery always gets in; only when every connection is serving a request is the
- * new one refused. A delivery's own connection is never closed for another one.
+ * delivery or device call, a stream for as long as it is open, a public address); every other one — still sending
+ * its headers, idle between requests, or being refused — can be closed to make room. At the cap (in total, or for one
+ * address) a new connection closes the OLDEST unprotected connection, so a new delivery always gets in; only when
+ * every connection is serving a request is the new one refused. A delivery's own connection is never closed for
+ * another one.
  */
 export function guardConnections(server: Server, limits: ListenerLimits) {
   interface Tracked {
@@ -203,7 +223,7 @@ export function guardConnections(server: Server, limits: ListenerLimits) {
 
   return {
     /**
-     * The listener serves this request (it authenticated, or asks for a photo address): its connection is not
+     * The listener serves this request (it authenticated, or asks for a public address): its connection is not
      * closed to make room until the answer is finished. Called as soon as the request's headers are judged, before
      * its body is read.
      */

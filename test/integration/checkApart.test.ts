@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkApart } from '../../src/main/db/checkApart';
 import type { Database } from '../../src/main/db/database';
 import { quickCheck } from '../../src/main/db/faults';
-import { createGroupWriter } from '../../src/main/intake/groupWriter';
+import { createDeliveryWriter } from '../../src/main/intake/listener';
 import { StoreUnavailable } from '../../src/main/intake/ingest';
 import { damage, message, messageTexts } from '../support/storeKit';
 import { tempDir } from '../support/tempDir';
@@ -27,7 +27,7 @@ async function dataFile(damaged: boolean): Promise<string> {
   cleanups.push(() => dir.remove());
   const path = join(dir.path, 'innkeeper.db');
   const database = openAppDatabase(path);
-  await createGroupWriter(database, INBOX_FILERS).submit({
+  await createDeliveryWriter(database, INBOX_FILERS).submit({
     raw: message('9500000001', 'Already here'),
     now: Date.now(),
     source: null,
@@ -62,7 +62,7 @@ describe('the integrity check on a worker', () => {
     const database = open(path);
     // Opened at once: the check is still under way.
     expect(database.health.problem()).toBeNull();
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const answer = writer.submit({ raw: message('9500000002', 'During the check'), now: Date.now(), source: null });
     await expect(answer).rejects.toBeInstanceOf(StoreUnavailable);
     expect(database.health.problem()).toMatchObject({ kind: 'damaged' });
@@ -72,7 +72,7 @@ describe('the integrity check on a worker', () => {
   it('on a sound file the push waits for the check, then is filed', async () => {
     const path = await dataFile(false);
     const database = open(path);
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const filed = await writer.submit({ raw: message('9500000003', 'After the check'), now: Date.now(), source: null });
     expect(filed.outcome).toBe('stored');
     expect(database.health.problem()).toBeNull();

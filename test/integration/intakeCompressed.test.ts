@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeBody } from '../../src/main/intake/contentEncoding';
+import { decodeBody } from '../../src/receiving/contentEncoding';
 import { fixtureText } from '../support/fixtures';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/main/db/database';
 import { createEventBus } from '../../src/main/gateway/events';
 import type { InboxCounts, NewMessageEvent } from '../../src/shared/inbox';
-import { createGroupWriter } from '../../src/main/intake/groupWriter';
+import { createDeliveryWriter } from '../../src/main/intake/listener';
 import { intakeHandlers } from '../../src/main/intake/handlers';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
 import { createInboxNews } from '../../src/main/inbox/news';
@@ -76,7 +76,7 @@ describe('pushes are acknowledged in groups', () => {
 
   it('pushes that arrive together share one commit; those that come after it form the next', async () => {
     const { database, transactions, count } = store();
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const first = await settle([1, 2, 3, 4].map((i) => writer.submit(push(message(`950000010${i}`)))));
     expect(first.every((o) => 'result' in o && o.result.outcome === 'stored')).toBe(true);
     expect(transactions).toHaveBeenCalledTimes(1);
@@ -89,7 +89,7 @@ describe('pushes are acknowledged in groups', () => {
 
   it('a group with a bad payload, a duplicate and good ones: each filed as if alone, in one transaction', async () => {
     const { database, transactions, count } = store();
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(message('9500000203'))]);
     const bodies: PendingDelivery[] = [
       push(message('9500000201', 'First')),
@@ -128,7 +128,7 @@ describe('pushes are acknowledged in groups', () => {
     database.db.exec(
       "CREATE TRIGGER refuse_one BEFORE INSERT ON push_log WHEN NEW.body LIKE '%9500000302%' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
     );
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       ['9500000301', '9500000302', '9500000303'].map((id) => writer.submit(push(message(id)))),
     );
@@ -150,7 +150,7 @@ describe('pushes are acknowledged in groups', () => {
     database.db.exec(
       "CREATE TRIGGER refuse_one BEFORE INSERT ON messages WHEN NEW.provider_message_id = '9500000352' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
     );
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       ['9500000351', '9500000352', '9500000353'].map((id) => writer.submit(push(message(id)))),
     );
@@ -177,7 +177,7 @@ describe('pushes are acknowledged in groups', () => {
   it('a store fault mid-group refuses every push of the group and keeps none of it', async () => {
     const { database, count } = store();
     const { db } = database;
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     expect(await writer.submit(push(message('9500000400')))).toMatchObject({ outcome: 'stored' });
     // Free pages for small pushes, and the file may not grow any more (as on a full disk): a big one cannot fit.
     db.exec('CREATE TABLE filler (x BLOB); INSERT INTO filler VALUES (zeroblob(16000)); DROP TABLE filler');
@@ -209,7 +209,7 @@ describe('pushes are acknowledged in groups', () => {
   it('a damaged store refuses the whole group before writing anything', async () => {
     const { database, transactions, count } = store();
     database.health.markDamaged('the data file failed its integrity check (test)');
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const outcomes = await settle(['9500000501', '9500000502'].map((id) => writer.submit(push(message(id)))));
     for (const outcome of outcomes) expect('error' in outcome && outcome.error).toBeInstanceOf(StoreUnavailable);
     expect(transactions).not.toHaveBeenCalled();
@@ -291,7 +291,7 @@ describe('pushes are acknowledged in groups', () => {
     events.on('inbox.newMessage', (m) => told.push(m));
 
     const other = JSON.stringify({ ...JSON.parse(message('9500000802', 'Second thread')), threadid: 'other-thread' });
-    const writer = createGroupWriter(database, INBOX_FILERS);
+    const writer = createDeliveryWriter(database, INBOX_FILERS);
     const outcomes = await settle(
       [message('9500000801', 'First'), other, message('9500000803', 'Third, same thread as the first')].map((b) =>
         writer.submit(push(b)),

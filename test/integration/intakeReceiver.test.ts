@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startEmulator } from '../../src/emulator/emulator';
-import { startReceiver } from '../../src/main/intake/receiver';
+import { startListener } from '../../src/main/intake/listener';
 import { indexPendingMessages } from '../../src/main/inbox/messageIndex';
 import { fixtureText } from '../support/fixtures';
 import { tempDir } from '../support/tempDir';
@@ -227,7 +227,7 @@ describe('bounded and loopback only', () => {
 
   it('a port already in use is a clear error naming the port field', async () => {
     await expect(
-      startReceiver({
+      startListener({
         database: t.database,
         filers: INBOX_FILERS,
         port: t.receiver.port,
@@ -370,7 +370,7 @@ describe('credentials withdrawn while a delivery is on its way', () => {
     const database = openAppDatabase(join(dir.path, 'innkeeper.db'));
     // As the built-in demo provider's own credentials, withdrawn the moment the owner leaves the demo.
     let accepted = [{ username: 'innkeeper-demo', password: 'demo-only-password-123', source: 'demo' as const }];
-    const receiver = await startReceiver({ database, filers: INBOX_FILERS, port: 0, credentials: () => accepted });
+    const receiver = await startListener({ database, filers: INBOX_FILERS, port: 0, credentials: () => accepted });
     try {
       const body = JSON.stringify(message244());
       const status = await new Promise<number>((resolve, reject) => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost } from '../../src/main/hosts/web/webHost';
-import { clientAddress } from '../../src/main/intake/listenerGuard';
-import { GUARD_COMPONENT, startReceiver } from '../../src/main/intake/receiver';
+import { clientAddress } from '../../src/receiving/listenerGuard';
+import { GUARD_COMPONENT, startListener } from '../../src/main/intake/listener';
 import { downSpansOf } from '../../src/main/db/uptime';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
@@ -194,7 +194,7 @@ describe('only failed logins are throttled, per client', () => {
       )
       .run(GUARD_COMPONENT);
     await t.receiver.close();
-    const again = await startReceiver({ database: t.database, filers: INBOX_FILERS, port: 0, credentials: () => [] });
+    const again = await startListener({ database: t.database, filers: INBOX_FILERS, port: 0, credentials: () => [] });
     cleanup.push(() => again.close());
     expect(downSpansOf(t.database, GUARD_COMPONENT).every((s) => s.to !== null)).toBe(true);
   });

@@ -7,7 +7,7 @@ import { applyPendingRestore, requestRestore, takeBackup } from '../../src/main/
 import type { Database } from '../../src/main/db/database';
 import { quickCheck } from '../../src/main/db/faults';
 import { fileDelivery } from '../../src/main/intake/ingest';
-import { startReceiver } from '../../src/main/intake/receiver';
+import { startListener } from '../../src/main/intake/listener';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { fixtureText } from '../support/fixtures';
@@ -279,7 +279,7 @@ describe('start-up on a store that cannot be written', () => {
     database.db.exec('PRAGMA query_only = ON');
     const port = await freePort();
     await expect(
-      startReceiver({
+      startListener({
         database,
         filers: INBOX_FILERS,
         port,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Database } from '../../src/main/db/database';
-import { startReceiver, type ReceiverOptions, type RunningReceiver } from '../../src/main/intake/receiver';
+import { startListener, type ListenerOptions, type RunningListener } from '../../src/main/intake/listener';
 import type { IngestResult } from '../../src/main/intake/ingest';
 import { tempDir } from './tempDir';
 import { openAppDatabase } from '../../src/main/schema';
@@ -12,13 +12,13 @@ export const PUSH_PASSWORD = 'correct horse battery staple';
 /** A push receiver on a real database file in a temp folder, with known Basic credentials. */
 export async function startPushTarget(
   options: Partial<
-    Pick<ReceiverOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes' | 'forwarded'>
+    Pick<ListenerOptions, 'limits' | 'now' | 'bodyLimit' | 'onIngested' | 'publicRoutes' | 'forwarded'>
   > = {},
 ) {
   const dir = tempDir('innkeeper-push-');
   const database: Database = openAppDatabase(join(dir.path, 'innkeeper.db'));
   const ingested: IngestResult[] = [];
-  const receiver: RunningReceiver = await startReceiver({
+  const receiver: RunningListener = await startListener({
     database,
     filers: INBOX_FILERS,
     port: 0,

@@ -62,3 +62,52 @@ describe('dependencies point one way between the renderer’s folders', () => {
     ]);
   }, 30_000);
 });
+
+describe('the receiving side is shared by the desktop and the mailbox, and imports neither', () => {
+  it('src/receiving imports src/shared, never src/main, src/mailbox, src/renderer or src/emulator', async () => {
+    const shared = "import { errorText } from '../shared/result';\nexport const probe = errorText;\n";
+    expect(await boundaryErrors('src/receiving/lintProbe.ts', shared)).toEqual([]);
+    for (const [what, from] of [
+      ['the core', '../main/db/database'],
+      ['the mailbox', '../mailbox/main'],
+      ['the renderer', '../renderer/src/lib/feature'],
+      ['the emulator', '../emulator/emulator'],
+    ]) {
+      const text = `import * as other from '${from}';\nexport const probe = other;\n`;
+      expect(await boundaryErrors('src/receiving/lintProbe.ts', text), what).toEqual([
+        expect.stringMatching(/^src\/receiving is shared by the desktop and the mailbox: it imports only src\/shared/),
+      ]);
+    }
+  }, 30_000);
+
+  it('the core may import src/receiving', async () => {
+    const text = "import { startReceiver } from '../../receiving/receiver';\nexport const probe = startReceiver;\n";
+    expect(await boundaryErrors('src/main/intake/lintProbe.ts', text)).toEqual([]);
+  }, 30_000);
+
+  it('src/mailbox imports src/receiving and src/shared only', async () => {
+    const allowed =
+      "import { startReceiver } from '../receiving/receiver';\nimport { errorText } from '../shared/result';\nexport const probe = [startReceiver, errorText];\n";
+    expect(await boundaryErrors('src/mailbox/lintProbe.ts', allowed)).toEqual([]);
+    for (const [what, from] of [
+      ['the core', '../main/intake/ingest'],
+      ['the renderer', '../renderer/src/lib/feature'],
+      ['the emulator', '../emulator/emulator'],
+    ]) {
+      const text = `import * as other from '${from}';\nexport const probe = other;\n`;
+      expect(await boundaryErrors('src/mailbox/lintProbe.ts', text), what).toEqual([
+        expect.stringMatching(
+          /^The mailbox is its own program: of the project, it imports src\/receiving and src\/shared only/,
+        ),
+      ]);
+    }
+  }, 30_000);
+
+  it('the renderer imports neither', async () => {
+    const text =
+      "import { startReceiver } from '../../../../receiving/receiver';\nexport const probe = startReceiver;\n";
+    expect(await boundaryErrors('src/renderer/src/features/intake/lintProbe.ts', text)).toEqual([
+      expect.stringMatching(/^The renderer runs in the window/),
+    ]);
+  }, 30_000);
+});

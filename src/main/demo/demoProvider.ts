@@ -14,7 +14,7 @@ import { seedPartners, seedProperties } from '../../emulator/seed';
 import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
 import { demoPropertyContent } from './demoProperty';
-import type { DeliveryCredentials } from '../intake/basicAuth';
+import type { DeliveryCredentials } from '../../receiving/basicAuth';
 
 // The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
 // the only module of the app that imports the emulator.

@@ -3,7 +3,7 @@ import { errorText } from '../../shared/result';
 import { connectionFeature } from '../connection/feature';
 import type { Database } from '../db/database';
 import { defineFeature } from '../feature';
-import type { DeliveryCredentials } from './basicAuth';
+import type { DeliveryCredentials } from '../../receiving/basicAuth';
 import { intakeHandlers } from './handlers';
 import { createFiledNews } from './filedNews';
 import { fileInTransaction } from './ingest';

@@ -20,12 +20,6 @@ export interface IngestResult {
   reason?: string;
 }
 
-/**
- * The acknowledgement the provider expects. Messages and legacy reviews are acknowledged with `status`, current
- * reviews with `Status` in the contract and `status` in the published sample: both keys satisfy every reader.
- */
-export const ACKNOWLEDGEMENT = { status: 'Success', Status: 'Success' } as const;
-
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)

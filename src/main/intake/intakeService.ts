@@ -4,10 +4,10 @@ import { AppFailure, errorText } from '../../shared/result';
 import type { Database } from '../db/database';
 import type { Secrets } from '../config/secrets';
 import type { Settings } from '../config/settings';
-import type { DeliveryCredentials } from './basicAuth';
+import type { DeliveryCredentials } from '../../receiving/basicAuth';
 import type { DeliveryFilers } from './deliveryKinds';
 import type { IngestResult } from './ingest';
-import { GUARD_COMPONENT, startReceiver, type RunningReceiver } from './receiver';
+import { GUARD_COMPONENT, startListener, type RunningListener } from './listener';
 import { writeProbe } from '../db/faults';
 import { ngrokTunnelProvider, type TunnelProvider } from './tunnel';
 import { createTunnelService } from './tunnelService';
@@ -61,7 +61,7 @@ export interface IntakeServiceDeps {
  */
 export function createIntakeService(deps: IntakeServiceDeps) {
   const { settings, secrets, env } = deps;
-  let running: RunningReceiver | null = null;
+  let running: RunningListener | null = null;
   let error: string | null = null;
   const uptime = createUptimeLog(deps.database, 'listener', deps.now);
   const tunnels = createTunnelService({
@@ -95,7 +95,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
   };
 
   const receiverOn = (listenPort: number) =>
-    startReceiver({
+    startListener({
       database: deps.database,
       filers: deps.filers,
       port: listenPort,
@@ -111,7 +111,7 @@ export function createIntakeService(deps: IntakeServiceDeps) {
    * The listener on the port set; on the demo, when another program holds that port, on a free one instead (the demo
    * delivers wherever the listener is, so its inbox fills all the same).
    */
-  async function listen(): Promise<RunningReceiver> {
+  async function listen(): Promise<RunningListener> {
     const wanted = port();
     try {
       return await receiverOn(wanted);

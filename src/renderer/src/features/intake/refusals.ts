@@ -1,6 +1,6 @@
 import type { IntakeStatus } from '@shared/intake';
 
-/** The uptime log's name for the periods the listener refused failed logins (src/main/intake/receiver.ts). */
+/** The uptime log's name for the periods the listener refused failed logins (src/main/intake/listener.ts). */
 export const GUARD_COMPONENT = 'guard';
 
 export interface RefusalPeriod {
