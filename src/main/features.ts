@@ -6,6 +6,7 @@ import { demoFeature } from './demo/feature';
 import { desktopFeature } from './desktop/feature';
 import { inboxFeature } from './inbox/feature';
 import { intakeFeature } from './intake/feature';
+import { mailboxFeature } from './mailbox/feature';
 import { noticesFeature } from './notices/feature';
 import { outboxFeature } from './outbox/feature';
 import { paymentsFeature } from './payments/feature';
@@ -35,6 +36,8 @@ export const FEATURES = [
   noticesFeature,
   paymentsFeature,
   desktopFeature,
+  // Last: it collects from the owner's mailbox once every filer has started, and stops first.
+  mailboxFeature,
 ] as const;
 
 // Every contract method is answered by one feature of the list (checked here as types, and by the core at start).

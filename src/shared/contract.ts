@@ -6,6 +6,7 @@ import { demoContract } from './demo';
 import { desktopContract } from './desktop';
 import { inboxContract } from './inbox';
 import { intakeContract } from './intake';
+import { mailboxContract } from './mailbox';
 import { noticesContract } from './notices';
 import { outboxContract } from './outbox';
 import { paymentsContract } from './payments';
@@ -36,6 +37,7 @@ const SLICES = [
   paymentsContract,
   demoContract,
   desktopContract,
+  mailboxContract,
 ] as const;
 
 type Slice = (typeof SLICES)[number];

@@ -17,6 +17,7 @@ describe('runtime configuration from the environment', () => {
       forceDemo: true,
       demoDeliveries: true,
       intake: {},
+      mailbox: {},
     });
     expect(readRuntimeConfig({ INNKEEPER_DEMO_INBOX: '0' }).demoDeliveries).toBe(false);
     expect(
@@ -40,6 +41,26 @@ describe('runtime configuration from the environment', () => {
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'short' })).toThrow(/INNKEEPER_PUSH_PASSWORD/);
     expect(() => readRuntimeConfig({ INNKEEPER_PUSH_PASSWORD: 'aaaaaaaaaaaaaaaa' })).toThrow(
       'INNKEEPER_PUSH_PASSWORD is easy to guess: it repeats one character',
+    );
+  });
+
+  it('reads the mailbox to pair with at start: https, or http on this computer only', () => {
+    expect(
+      readRuntimeConfig({
+        INNKEEPER_MAILBOX_URL: 'https://mailbox.example.com/',
+        INNKEEPER_MAILBOX_CODE: '7k3m q9px a2rt',
+      }).mailbox,
+    ).toEqual({ url: 'https://mailbox.example.com', code: '7K3M-Q9PX-A2RT' });
+    expect(readRuntimeConfig({ INNKEEPER_MAILBOX_URL: 'http://127.0.0.1:8788' }).mailbox).toEqual({
+      url: 'http://127.0.0.1:8788',
+    });
+    expect(readRuntimeConfig({}).mailbox).toEqual({});
+    expect(() => readRuntimeConfig({ INNKEEPER_MAILBOX_URL: 'http://mailbox.example.com' })).toThrow(
+      /^INNKEEPER_MAILBOX_URL is "http:\/\/mailbox.example.com": Use the mailbox’s https:\/\/ address/,
+    );
+    expect(() => readRuntimeConfig({ INNKEEPER_MAILBOX_URL: 'mailbox.example.com' })).toThrow(/INNKEEPER_MAILBOX_URL/);
+    expect(() => readRuntimeConfig({ INNKEEPER_MAILBOX_CODE: '7K3M-Q9PX-A2RT' })).toThrow(
+      'INNKEEPER_MAILBOX_CODE is set without INNKEEPER_MAILBOX_URL',
     );
   });
 });

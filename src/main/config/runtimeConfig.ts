@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { mailboxUrlProblem, normalMailboxUrl, normalPairingCode } from '../../shared/mailbox';
 import { guessablePassword } from '../../shared/secretRules';
 
 /**
@@ -23,6 +24,8 @@ export interface RuntimeConfig {
   demoDeliveries: boolean;
   /** INNKEEPER_PUSH_PORT / _USER / _PASSWORD (their names as owners set them): the listener, fixed for headless runs and tests. */
   intake: { port?: number; username?: string; password?: string };
+  /** INNKEEPER_MAILBOX_URL / _CODE: pair with the owner's mailbox at start (the push credentials go to it). */
+  mailbox: { url?: string; code?: string };
 }
 
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -53,6 +56,12 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
   }
   const guessable = pushPassword ? guessablePassword(pushPassword) : null;
   if (guessable) throw new Error(`INNKEEPER_PUSH_PASSWORD is easy to guess: ${guessable}`);
+  const mailboxUrl = env.INNKEEPER_MAILBOX_URL?.trim() || undefined;
+  const mailboxCode = env.INNKEEPER_MAILBOX_CODE?.trim() || undefined;
+  const urlProblem = mailboxUrl ? mailboxUrlProblem(mailboxUrl) : null;
+  if (urlProblem) throw new Error(`INNKEEPER_MAILBOX_URL is "${mailboxUrl}": ${urlProblem}`);
+  if (mailboxCode && !mailboxUrl)
+    throw new Error('INNKEEPER_MAILBOX_CODE is set without INNKEEPER_MAILBOX_URL: set the mailbox’s address too.');
   return {
     dataDir: env.INNKEEPER_DATA_DIR || defaultDataDir(env),
     webPort,
@@ -62,6 +71,10 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
       ...(pushPort ? { port: Number(pushPort) } : {}),
       ...(env.INNKEEPER_PUSH_USER ? { username: env.INNKEEPER_PUSH_USER } : {}),
       ...(pushPassword ? { password: pushPassword } : {}),
+    },
+    mailbox: {
+      ...(mailboxUrl ? { url: normalMailboxUrl(mailboxUrl) } : {}),
+      ...(mailboxCode ? { code: normalPairingCode(mailboxCode) } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@ import { defineFeature } from '../feature';
 import type { DeliveryCredentials } from '../../receiving/basicAuth';
 import { intakeHandlers } from './handlers';
 import { createFiledNews } from './filedNews';
-import { fileInTransaction } from './ingest';
+import { fileInTransaction, ingestGroup, type GroupOutcome } from './ingest';
 import { createIntakeService, type IntakeEnvironment } from './intakeService';
 import { INTAKE_MIGRATIONS } from './migrations';
 import type { TunnelProvider } from './tunnel';
@@ -77,6 +77,31 @@ export const intakeFeature = defineFeature({
          */
         refile: (db: Database['db'], body: string | Uint8Array, receivedAt: number, source: 'demo' | null) =>
           fileInTransaction(db, context.deliveryFilers, body, receivedAt, source).outcome !== 'duplicate',
+        /** The credentials Su delivers with (INNKEEPER_PUSH_USER/_PASSWORD, else the saved ones); null: none yet. */
+        pushCredentials: (): DeliveryCredentials | null => intake.credentials(),
+        /**
+         * Files deliveries that reached Innkeeper another way (collected from the owner's mailbox) through the same
+         * path as a push to the listener: one transaction on the synchronous=FULL connection, after the data file's
+         * check, each filed by its kind's filer (a repost recognised, a bad one quarantined), announced on the bus
+         * (`deliveriesFiled`: the inbox's news, the tray's notification) once committed. `alsoWrite` runs in the same
+         * transaction, after them (the collector's position), so both commit or neither. Throws when the store
+         * cannot take them (nothing of the group stays). Outcomes come back in the order given.
+         */
+        async fileCollected(
+          deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
+          alsoWrite: (db: Database['db'], outcomes: readonly GroupOutcome[]) => void,
+        ): Promise<GroupOutcome[]> {
+          await context.database.checked;
+          const outcomes = ingestGroup(
+            context.database,
+            context.deliveryFilers,
+            deliveries.map((d) => ({ raw: d.raw, now: d.receivedAt, source: null })),
+            context.now(),
+            alsoWrite,
+          );
+          for (const outcome of outcomes) if ('result' in outcome) news.afterFiled(outcome.result);
+          return outcomes;
+        },
       },
       start: () => intake.start(),
       /** Stops the listener; what was filed just before and not yet announced is dropped (the data file closes next). */

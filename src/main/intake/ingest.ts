@@ -113,6 +113,11 @@ export function ingestGroup(
   filers: DeliveryFilers,
   deliveries: readonly PendingDelivery[],
   now: number,
+  /**
+   * Written in the same transaction, after the group (the mailbox's collector saves how far it has filed): it commits
+   * with the deliveries or not at all. A throw fails the whole group like a store fault.
+   */
+  alsoWrite?: (db: Database['db'], outcomes: readonly GroupOutcome[]) => void,
 ): GroupOutcome[] {
   const { health } = database;
   const damaged = health.refusing() ? health.problem() : null;
@@ -120,7 +125,11 @@ export function ingestGroup(
   const db = withCachedStatements(database.db);
   let outcomes: GroupOutcome[];
   try {
-    outcomes = database.transaction(() => fileAll(db, filers, deliveries));
+    outcomes = database.transaction(() => {
+      const filed = fileAll(db, filers, deliveries);
+      alsoWrite?.(db, filed);
+      return filed;
+    });
   } catch (error) {
     health.writeFailed(error, now);
     throw error;

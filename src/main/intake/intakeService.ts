@@ -191,6 +191,8 @@ export function createIntakeService(deps: IntakeServiceDeps) {
   return {
     start,
     stop,
+    /** The credentials Su uses (INNKEEPER_PUSH_USER/_PASSWORD, else the saved ones); null while no password is set. */
+    credentials,
     /**
      * The provider in use changed: a demo listening on a free port goes back to the port set when the owner leaves
      * it, and a listener whose port was taken starts on a free one when the owner switches to the demo. True when it

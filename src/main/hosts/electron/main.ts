@@ -114,6 +114,7 @@ async function start(): Promise<void> {
       forceDemo: config.forceDemo,
       demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
       intakeEnv: config.intake,
+      mailboxEnv: config.mailbox,
       notifier,
       // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
       ...(app.isPackaged

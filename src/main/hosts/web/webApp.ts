@@ -42,6 +42,7 @@ export async function runWebApp(
       forceDemo: config.forceDemo,
       demo: { deliveries: config.demoDeliveries } satisfies DemoRunOptions,
       intakeEnv: config.intake,
+      mailboxEnv: config.mailbox,
     },
   });
   // The port and the session token are kept in the data folder: a tab left open finds the app after a restart.

@@ -1,0 +1,205 @@
+import type { z } from 'zod';
+import {
+  confirmAnswerSchema,
+  deliveriesAnswerSchema,
+  healthAnswerSchema,
+  pairAnswerSchema,
+  sealedDeliverySchema,
+  type DeliveriesAnswer,
+  type MailboxHealth,
+  type PairAnswer,
+  type PairRequest,
+  type SealedDelivery,
+} from '../../receiving/mailboxProtocol';
+import { errorText } from '../../shared/result';
+
+/** How long one call to the mailbox may take (the stream has its own rule: a ping at least this often). */
+const CALL_TIMEOUT_MS = 20_000;
+
+/** The mailbox answered with a refusal (`status`, its `error` code and, when one was wrong, the `field`). */
+export class MailboxRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(typeof body.message === 'string' ? body.message : `the mailbox answered ${status} (${code})`);
+    this.name = 'MailboxRefusal';
+  }
+}
+
+/** The mailbox could not be reached, or what answered is not a mailbox. */
+export class MailboxUnreachable extends Error {
+  constructor(
+    message: string,
+    /** True when something answered, but not as a mailbox does (a web page, another program). */
+    readonly notAMailbox = false,
+  ) {
+    super(message);
+    this.name = 'MailboxUnreachable';
+  }
+}
+
+async function answerOf<S extends z.ZodType>(response: Response, schema: S): Promise<z.output<S>> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // A device credential refused (revoked, or never known): the mailbox may close before saying more.
+    if (response.status === 401) throw new MailboxRefusal(401, 'unauthorized', {});
+    throw new MailboxUnreachable(`it answered ${response.status} with something that is not a mailbox’s answer`, true);
+  }
+  if (!response.ok) {
+    const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (typeof record.error !== 'string' && response.status !== 401)
+      throw new MailboxUnreachable(
+        `it answered ${response.status} with something that is not a mailbox’s answer`,
+        true,
+      );
+    throw new MailboxRefusal(response.status, typeof record.error === 'string' ? record.error : 'unauthorized', record);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new MailboxUnreachable('its answer is not what a mailbox answers', true);
+  return parsed.data;
+}
+
+/** What the network said, in short ("connection refused", "timed out"). */
+function networkText(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if ((error as Error).name === 'TimeoutError') return 'it did not answer in time';
+  if (cause?.code === 'ECONNREFUSED') return 'nothing answers at that address (connection refused)';
+  if (cause?.code === 'ENOTFOUND') return 'that name is not known (check the address)';
+  if (cause?.code?.startsWith('CERT_') || cause?.code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
+    return `its https certificate is not valid (${cause.code})`;
+  return cause?.message ?? errorText(error);
+}
+
+/**
+ * The mailbox's HTTP API as this computer calls it (src/receiving/mailboxProtocol.ts): every answer checked against
+ * its schema. `token` is the device's credential (absent only for pairing).
+ */
+export function mailboxClient(baseUrl: string, token?: string) {
+  const headers = (json: boolean): Record<string, string> => ({
+    accept: 'application/json',
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
+  async function call<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<z.output<S>> {
+    let response: Response;
+    try {
+      const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: headers(body !== undefined),
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        redirect: 'error',
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new MailboxUnreachable(networkText(error));
+    }
+    return answerOf(response, schema);
+  }
+
+  return {
+    pair: (request: PairRequest): Promise<PairAnswer> => call('POST', '/mailbox/pair', pairAnswerSchema, request),
+    deliveries: (after: number, limit: number, signal?: AbortSignal): Promise<DeliveriesAnswer> =>
+      call('GET', `/mailbox/deliveries?after=${after}&limit=${limit}`, deliveriesAnswerSchema, undefined, signal),
+    confirm: (upTo: number, signal?: AbortSignal) =>
+      call('POST', '/mailbox/confirm', confirmAnswerSchema, { upTo }, signal),
+    health: (signal?: AbortSignal): Promise<MailboxHealth> =>
+      call('GET', '/mailbox/health', healthAnswerSchema, undefined, signal),
+    unpair: async (deviceId: string): Promise<void> => {
+      const response = await fetch(`${baseUrl}/mailbox/devices/${encodeURIComponent(deviceId)}`, {
+        method: 'DELETE',
+        headers: headers(false),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        redirect: 'error',
+      }).catch((error: unknown) => {
+        throw new MailboxUnreachable(networkText(error));
+      });
+      // Already unknown there (revoked from another computer): unpaired all the same.
+      if (response.ok || response.status === 401 || response.status === 404) {
+        await response.body?.cancel();
+        return;
+      }
+      await answerOf(response, confirmAnswerSchema);
+    },
+    /**
+     * The live stream of deliveries after `after` (server-sent events): calls `onDelivery` for each, in order, and
+     * `onAlive` for every event (pings included). Resolves when the mailbox closes it; rejects on a refusal, a
+     * network failure, or `signal`.
+     */
+    async stream(
+      after: number,
+      signal: AbortSignal,
+      onDelivery: (delivery: SealedDelivery) => void,
+      onAlive: () => void,
+    ): Promise<void> {
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}/mailbox/stream?after=${after}`, {
+          headers: { ...headers(false), accept: 'text/event-stream' },
+          signal,
+          redirect: 'error',
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new MailboxUnreachable(networkText(error));
+      }
+      if (!response.ok) await answerOf(response, confirmAnswerSchema);
+      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        await response.body?.cancel();
+        throw new MailboxUnreachable('it does not answer as a mailbox (no event stream)', true);
+      }
+      onAlive();
+      const decoder = new TextDecoder();
+      let buffered = '';
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          buffered += decoder.decode(chunk, { stream: true });
+          let end: number;
+          // Events end with a blank line (\n\n; \r\n\r\n from some servers).
+          while ((end = buffered.search(/\r?\n\r?\n/)) >= 0) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end).replace(/^\r?\n\r?\n/, '');
+            onAlive();
+            const event = readEvent(block);
+            if (event.name !== 'delivery') continue;
+            const parsed = sealedDeliverySchema.safeParse(JSON.parse(event.data));
+            if (!parsed.success) throw new MailboxUnreachable('it sent a delivery that is not one', true);
+            onDelivery(parsed.data);
+          }
+        }
+      } catch (error) {
+        if (signal.aborted || error instanceof MailboxUnreachable) throw error;
+        throw new MailboxUnreachable(`the connection was cut (${networkText(error)})`);
+      }
+    },
+  };
+}
+
+export type MailboxClient = ReturnType<typeof mailboxClient>;
+
+/** One server-sent event: its name (`message` by default) and its data lines joined. */
+function readEvent(block: string): { name: string; data: string } {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') name = value;
+    else if (field === 'data') data.push(value);
+  }
+  return { name, data: data.join('\n') };
+}

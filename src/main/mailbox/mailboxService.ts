@@ -1,0 +1,381 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { MailboxHealth } from '../../receiving/mailboxProtocol';
+import { generateDeviceKeyPair } from '../../receiving/sealing';
+import { whileOffText, type MailboxStatus, type MailboxWhileOff } from '../../shared/mailbox';
+import { AppFailure, ErrorCode, errorText } from '../../shared/result';
+import type { Secrets } from '../config/secrets';
+import type { Settings } from '../config/settings';
+import type { Database } from '../db/database';
+import type { DeliveryCredentials } from '../../receiving/basicAuth';
+import type { GroupOutcome } from '../intake/ingest';
+import { startCollector, type Collected, type Collector } from './collector';
+import { MailboxRefusal, MailboxUnreachable, mailboxClient } from './mailboxClient';
+
+/** SECURITY: the device's private key and its credential at the mailbox live in the secrets, nowhere else. */
+export const PRIVATE_KEY_SECRET = 'mailbox.privateKey';
+export const TOKEN_SECRET = 'mailbox.token';
+const URL_KEY = 'mailbox.url';
+const DEVICE_KEY = 'mailbox.deviceId';
+const MAILBOX_ID_KEY = 'mailbox.mailboxId';
+const PAIRED_AT_KEY = 'mailbox.pairedAt';
+/** A digest of the address and code of INNKEEPER_MAILBOX_* last tried at start: a code is used once. */
+const ENV_TRIED_KEY = 'mailbox.environmentTried';
+/** How often the mailbox's health is read while connected. */
+const HEALTH_EVERY_MS = 60_000;
+/** The mailbox's up periods kept for the screen. */
+const UP_PERIODS = 20;
+
+/** INNKEEPER_MAILBOX_URL and INNKEEPER_MAILBOX_CODE: pairing at start, for servers and tests. */
+export interface MailboxEnvironment {
+  url?: string;
+  code?: string;
+}
+
+export interface MailboxServiceDeps {
+  database: Database;
+  settings: Settings;
+  secrets: Secrets;
+  now: () => number;
+  env: MailboxEnvironment;
+  /** The credentials Su delivers with, given to the mailbox at pairing (the intake's). */
+  pushCredentials(): DeliveryCredentials | null;
+  /** Files collected deliveries through the intake, `alsoWrite` in the same transaction (the intake's). */
+  fileCollected(
+    deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
+    alsoWrite: (db: Database['db'], outcomes: readonly GroupOutcome[]) => void,
+  ): Promise<readonly GroupOutcome[]>;
+  /** Every change of the status (the feature announces it as `mailbox.changed`). */
+  onChange(): void;
+  /** This computer's name at the mailbox. */
+  deviceName?: string;
+}
+
+const failure = (message: string, field?: 'url' | 'code', retryable = false) =>
+  new AppFailure({
+    code: field ? ErrorCode.Validation : ErrorCode.Network,
+    message,
+    ...(field ? { field, fields: { [field]: message } } : {}),
+    retryable,
+  });
+
+const MAKE_A_NEW_CODE = 'Make a new one on the mailbox (npm run mailbox -- pair) and enter it here.';
+
+/** Why a pairing did not happen, in the owner's words, next to the field to change. */
+function pairingFailure(error: unknown, url: string): AppFailure {
+  if (error instanceof MailboxRefusal) {
+    switch (error.code) {
+      case 'pairing_code_wrong': {
+        const left = typeof error.body.triesLeft === 'number' ? error.body.triesLeft : null;
+        const tries =
+          left === null ? '' : left > 0 ? ` ${left} more ${left === 1 ? 'try' : 'tries'} before it stops working.` : '';
+        return failure(`This pairing code is not right: check it where the mailbox printed it.${tries}`, 'code');
+      }
+      case 'pairing_locked':
+        return failure(
+          `This pairing code no longer works: it was entered wrong too many times. ${MAKE_A_NEW_CODE}`,
+          'code',
+        );
+      case 'pairing_code_expired':
+        return failure(
+          `This pairing code has expired or was already used (a code works once, for 15 minutes). ${MAKE_A_NEW_CODE}`,
+          'code',
+        );
+      default:
+        if (error.body.field === 'code') return failure(error.message, 'code');
+        return failure(`The mailbox at ${url} refused to pair: ${error.message}`, 'url');
+    }
+  }
+  if (error instanceof MailboxUnreachable)
+    return error.notAMailbox
+      ? failure(`Innkeeper reached ${url}, but ${error.message}: is this the mailbox’s address?`, 'url')
+      : failure(`Innkeeper could not reach the mailbox at ${url}: ${error.message}.`, 'url', true);
+  return failure(`Pairing with the mailbox failed: ${errorText(error)}`, 'url', true);
+}
+
+/**
+ * This computer's side of the mailbox: pairing (a key pair made here, the public half and Su's credentials given
+ * to the mailbox, a device credential back), collecting while paired (`collector.ts`), the mailbox's health, and
+ * what arrived while this computer was off.
+ */
+export function createMailboxService(deps: MailboxServiceDeps) {
+  const { settings, secrets, database } = deps;
+  let collector: Collector | null = null;
+  let connected = false;
+  let unreachableSince: number | null = null;
+  let lastError: MailboxStatus['lastError'] = null;
+  let whileOff: MailboxWhileOff | null = null;
+  let lastCollectedAt: number | null = null;
+  let health: { at: number; value: MailboxHealth } | null = null;
+  let healthTimer: NodeJS.Timeout | null = null;
+  /** Pairing, unpairing and stopping one at a time. */
+  let busy: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  let environmentRetry: NodeJS.Timeout | null = null;
+
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = busy.then(work, work);
+    busy = next.catch(() => undefined);
+    return next;
+  };
+  const problem = (message: string | null) => {
+    lastError = message === null ? null : { message, at: deps.now() };
+  };
+
+  const pairing = () => {
+    const url = settings.get<string>(URL_KEY);
+    const deviceId = settings.get<string>(DEVICE_KEY);
+    const token = secrets.get(TOKEN_SECRET);
+    const privateKey = secrets.get(PRIVATE_KEY_SECRET);
+    return url && deviceId && token && privateKey ? { url, deviceId, token, privateKey } : null;
+  };
+  const position = (): number =>
+    (
+      database.db.prepare('SELECT position FROM mailbox_position WHERE id = 1').get() as
+        { position: number } | undefined
+    )?.position ?? 0;
+
+  async function readHealth(signal?: AbortSignal): Promise<void> {
+    const paired = pairing();
+    if (!paired) return;
+    try {
+      health = { at: deps.now(), value: await mailboxClient(paired.url, paired.token).health(signal) };
+      deps.onChange();
+    } catch {
+      // The collector says when the mailbox cannot be reached; the health read again next time.
+    }
+  }
+
+  function startCollecting(): void {
+    const paired = pairing();
+    if (!paired || collector || stopped) return;
+    collector = startCollector({
+      client: mailboxClient(paired.url, paired.token),
+      privateKey: paired.privateKey,
+      position,
+      file: (deliveries, upTo) =>
+        deps.fileCollected(deliveries, (db, outcomes) => {
+          const seq = upTo(outcomes);
+          db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq);
+        }),
+      skipTo: (seq) =>
+        database.transaction(() =>
+          database.db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq),
+        ),
+      events: {
+        connected(now) {
+          connected = now;
+          if (now) unreachableSince = null;
+          else unreachableSince ??= deps.now();
+          if (!now && healthTimer) clearInterval(healthTimer);
+          deps.onChange();
+        },
+        problem(message, unreachable) {
+          if (unreachable) unreachableSince ??= deps.now();
+          problem(message);
+          deps.onChange();
+        },
+        filed(collected: Collected) {
+          if (collected.messages + collected.reviews + collected.quarantined === 0) return;
+          lastCollectedAt = deps.now();
+          deps.onChange();
+        },
+        caughtUp(collected) {
+          whileOff = {
+            messages: collected.messages,
+            reviews: collected.reviews,
+            quarantined: collected.quarantined,
+            from: collected.from ?? deps.now(),
+            to: collected.to ?? deps.now(),
+            collectedAt: deps.now(),
+            text: whileOffText(collected),
+          };
+          deps.onChange();
+        },
+        live(signal) {
+          void readHealth(signal);
+          if (healthTimer) clearInterval(healthTimer);
+          healthTimer = setInterval(() => void readHealth(signal), HEALTH_EVERY_MS);
+        },
+        revoked() {
+          // Unpaired at the mailbox (from another computer, or the mailbox was set up again): nothing to collect.
+          serially(async () => {
+            await stopCollecting();
+            if (stopped) return;
+            forget();
+            problem(
+              'The mailbox no longer accepts this computer: it was unpaired there, or the mailbox was set up again. Pair again with a new code to receive through it.',
+            );
+            deps.onChange();
+          }).catch((error: unknown) => console.error(`mailbox: ${errorText(error)}`));
+        },
+      },
+    });
+  }
+
+  async function stopCollecting(): Promise<void> {
+    const running = collector;
+    collector = null;
+    if (healthTimer) clearInterval(healthTimer);
+    healthTimer = null;
+    await running?.stop();
+    // Stopped on purpose: not "unreachable".
+    connected = false;
+    unreachableSince = null;
+  }
+
+  /** Forgets the pairing here: the key, the credential, the position (what is filed stays filed). */
+  function forget(): void {
+    secrets.delete(TOKEN_SECRET);
+    secrets.delete(PRIVATE_KEY_SECRET);
+    for (const key of [DEVICE_KEY, MAILBOX_ID_KEY, PAIRED_AT_KEY]) settings.delete(key);
+    database.transaction(() => database.db.prepare('DELETE FROM mailbox_position').run());
+    connected = false;
+    unreachableSince = null;
+    health = null;
+  }
+
+  async function pairNow(url: string, code: string): Promise<void> {
+    const credentials = deps.pushCredentials();
+    if (!credentials)
+      throw new AppFailure({
+        code: ErrorCode.NotConfigured,
+        message:
+          'Choose the password Su will use first (Receiving, on this screen): the mailbox accepts Su’s deliveries with it.',
+        retryable: false,
+      });
+    const keys = generateDeviceKeyPair();
+    let answer;
+    try {
+      answer = await mailboxClient(url).pair({
+        code,
+        name: (deps.deviceName ?? hostname()).slice(0, 80) || 'Innkeeper',
+        publicKey: keys.publicKey,
+        pushUser: credentials.username,
+        pushPassword: credentials.password,
+      });
+    } catch (error) {
+      throw pairingFailure(error, url);
+    }
+    // Paired: an earlier pairing (another mailbox, or this one as another device) is let go, there and here.
+    const earlier = pairing();
+    await stopCollecting();
+    if (earlier)
+      await mailboxClient(earlier.url, earlier.token)
+        .unpair(earlier.deviceId)
+        .catch(() => undefined);
+    secrets.set(PRIVATE_KEY_SECRET, keys.privateKey);
+    secrets.set(TOKEN_SECRET, answer.token);
+    settings.set(URL_KEY, url);
+    settings.set(DEVICE_KEY, answer.deviceId);
+    settings.set(MAILBOX_ID_KEY, answer.mailboxId);
+    settings.set(PAIRED_AT_KEY, deps.now());
+    database.transaction(() =>
+      database.db
+        .prepare('INSERT OR REPLACE INTO mailbox_position (id, mailbox_id, device_id, position) VALUES (1, ?, ?, 0)')
+        .run(answer.mailboxId, answer.deviceId),
+    );
+    whileOff = null;
+    health = null;
+    unreachableSince = null;
+    problem(null);
+    startCollecting();
+  }
+
+  /** INNKEEPER_MAILBOX_URL + _CODE at start: paired once; a code the mailbox answered is not tried again. */
+  async function pairFromEnvironment(attempt = 0): Promise<void> {
+    const { url, code } = deps.env;
+    if (!url || stopped) return;
+    if (pairing()?.url === url) return;
+    if (!code) {
+      problem('INNKEEPER_MAILBOX_URL is set, but INNKEEPER_MAILBOX_CODE is not: Innkeeper needs a pairing code.');
+      deps.onChange();
+      return;
+    }
+    const tried = createHash('sha256').update(`${url}\n${code}`).digest('hex');
+    if (settings.get<string>(ENV_TRIED_KEY) === tried) return;
+    try {
+      await serially(() => pairNow(url, code));
+      settings.set(ENV_TRIED_KEY, tried);
+    } catch (error) {
+      const message = errorText(error);
+      problem(`Pairing with the mailbox from INNKEEPER_MAILBOX_URL failed: ${message}`);
+      const unreachable = error instanceof AppFailure && error.error.retryable === true;
+      // The mailbox answered (a wrong or used code): that code is not tried again. Unreachable: tried again later.
+      if (!unreachable) settings.set(ENV_TRIED_KEY, tried);
+      else if (!stopped) {
+        const pause = Math.min(60_000, 1_000 * 2 ** attempt);
+        environmentRetry = setTimeout(
+          () => pairFromEnvironment(attempt + 1).catch((e: unknown) => console.error(`mailbox: ${errorText(e)}`)),
+          pause,
+        );
+      }
+    }
+    deps.onChange();
+  }
+
+  return {
+    status(): MailboxStatus {
+      const paired = pairing();
+      const url = paired?.url ?? settings.get<string>(URL_KEY) ?? deps.env.url ?? null;
+      const su = paired ? deps.pushCredentials() : null;
+      const up = health?.value.up.slice(-UP_PERIODS) ?? [];
+      return {
+        paired: paired !== null,
+        url,
+        pushUrl: paired ? `${paired.url}/push` : null,
+        pushUser: su?.username ?? null,
+        deviceId: paired?.deviceId ?? null,
+        pairedAt: paired ? (settings.get<number>(PAIRED_AT_KEY) ?? null) : null,
+        connected: paired !== null && connected,
+        unreachableSince: paired ? unreachableSince : null,
+        lastDeliveryAt: health?.value.lastDeliveryAt ?? null,
+        lastCollectedAt,
+        waiting: health?.value.waiting ?? null,
+        up: up.map(({ from, to }) => ({ from, to })),
+        checkedAt: health?.at ?? null,
+        whileOff,
+        lastError,
+      };
+    },
+    /** Pairs with the mailbox at `url` (replacing any earlier pairing) and starts collecting. */
+    pair: (url: string, code: string) => serially(() => pairNow(url, code)),
+    /**
+     * Unpairs: the mailbox revokes this computer's credential and drops what it kept for it, and collecting stops.
+     * When the mailbox cannot be reached the pairing is forgotten here all the same, and the status says so.
+     */
+    unpair: () =>
+      serially(async () => {
+        const paired = pairing();
+        await stopCollecting();
+        if (!paired) return;
+        let told: string | null = null;
+        try {
+          await mailboxClient(paired.url, paired.token).unpair(paired.deviceId);
+        } catch (error) {
+          told = errorText(error);
+        }
+        forget();
+        whileOff = null;
+        problem(
+          told === null
+            ? null
+            : `Unpaired here, but the mailbox could not be told (${told}): unpair this computer there too, or it keeps its deliveries for it until they expire.`,
+        );
+      }),
+    /** Starts collecting when paired, and pairs from the environment when asked. */
+    start(): void {
+      startCollecting();
+      pairFromEnvironment().catch((error: unknown) => console.error(`mailbox: ${errorText(error)}`));
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (environmentRetry) clearTimeout(environmentRetry);
+      await serially(() => stopCollecting());
+    },
+    /** The secrets it was handed outside the secret file (the pairing code of INNKEEPER_MAILBOX_CODE). */
+    environmentSecrets: (): string[] => (deps.env.code ? [deps.env.code] : []),
+  };
+}
+
+export type MailboxService = ReturnType<typeof createMailboxService>;
