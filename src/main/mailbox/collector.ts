@@ -177,10 +177,14 @@ export function startCollector(deps: CollectorDeps) {
     let heard = Date.now();
     const watch = setInterval(() => {
       if (Date.now() - heard > STREAM_SILENCE_MS)
-        controller.abort(new MailboxUnreachable('the connection went silent (no sign of life for a minute)'));
+        controller.abort(
+          new MailboxUnreachable(
+            `the connection went silent (no sign of life for ${STREAM_SILENCE_MS / 1000} seconds)`,
+          ),
+        );
     }, 5_000);
-    events.connected(true);
-    events.live(signal);
+    // Connected once the stream answered: from then on deliveries come as the mailbox receives them.
+    let live = false;
     try {
       await client.stream(
         deps.position(),
@@ -189,7 +193,13 @@ export function startCollector(deps: CollectorDeps) {
           waiting.push(delivery);
           draining ??= drain();
         },
-        () => (heard = Date.now()),
+        () => {
+          heard = Date.now();
+          if (live) return;
+          live = true;
+          events.connected(true);
+          events.live(signal);
+        },
       );
       throw new MailboxUnreachable('the mailbox closed the connection');
     } catch (error) {
@@ -199,7 +209,7 @@ export function startCollector(deps: CollectorDeps) {
       clearInterval(watch);
       // A group being filed finishes first (the core closes the data file once collecting has stopped).
       if (draining) await draining;
-      events.connected(false);
+      if (live) events.connected(false);
     }
   }
 
