@@ -30,7 +30,8 @@
 //                                    becomes `limits.streamIdleTimeoutMs` (ping more often than that), and the stream
 //                                    counts as serving for as long as it is open.
 // Bodies reach every route as the raw Buffer (no JSON parsing here: parse and validate in the route). Answers 401,
-// 404, 408, 413, 415 and 429 close the connection. Refusals of routes with access answer `{ error, message }`.
+// 404, 408, 413, 415 and 429 close the connection. Refusals of throttled and authenticated routes answer
+// `{ error, message }` (a check that throws, its store failing: 503 `unavailable` with Retry-After).
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppFailure, errorText } from '../shared/result';
 import { ACCEPTED_ENCODINGS, bodyEncodings, decodeBody } from './contentEncoding';
