@@ -6,7 +6,12 @@ import { rendererAliases } from './electron.vite.config';
 // real SQLite files in temp folders, real loopback HTTP against the emulator.
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/emulator/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/emulator/**/*.test.ts',
+      'test/mailbox/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
