@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { errorText } from '../shared/result';
 import { STREAM_PING_MS } from '../receiving/mailboxProtocol';
+import { basicCredentials } from '../receiving/basicAuth';
 import { startReceiver, type ReceivedDelivery, type RunningReceiver } from '../receiving/receiver';
 import type { GroupOutcome } from '../receiving/groupWriter';
 import type { ListenerLimits } from '../receiving/listenerGuard';
@@ -63,15 +64,6 @@ function isJson(raw: Buffer): boolean {
 const bearerOf = (request: FastifyRequest): string | null =>
   /^Bearer\s+([A-Za-z0-9_-]{16,200})\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
 
-/** The user and password of a Basic `Authorization` header, or null. */
-function basicOf(header: string | undefined): { user: string; password: string } | null {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!match) return null;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
 /**
  * The mailbox: Su's `/push` through the same hardened receiver as the desktop's listener (src/receiving/receiver.ts),
  * accepted with any paired device's push credentials; each delivery sealed to every paired device in memory and
@@ -105,9 +97,9 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
       forwarded: (socketAddress?: string) =>
         socketAddress === undefined ? trusted.size > 0 : trusted.has(socketAddress.replace(/^::ffff:/, '')),
       authorizePush: (header) => {
-        const basic = basicOf(header);
+        const basic = basicCredentials(header);
         // Every device's credentials are compared even for a header that is not Basic (the same time either way).
-        const matched = store.pushCredentialsMatch(basic?.user ?? '', basic?.password ?? '');
+        const matched = store.pushCredentialsMatch(basic?.username ?? '', basic?.password ?? '');
         return matched && basic ? { source: null } : null;
       },
       commit: (batch: readonly ReceivedDelivery[]): GroupOutcome<{ httpStatus: 200 | 400 }>[] => {
