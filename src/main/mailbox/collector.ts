@@ -84,6 +84,8 @@ export function startCollector(deps: CollectorDeps) {
   let stopped = false;
   let current: AbortController | null = null;
   let wake: (() => void) | null = null;
+  /** What catching up has filed so far: kept across a connection that failed half-way, told once it is done. */
+  let caught = nothingCollected();
 
   /** Opens, files and saves the position of deliveries in order; tells the mailbox once committed. */
   async function fileGroup(deliveries: readonly SealedDelivery[], signal: AbortSignal): Promise<Collected> {
@@ -147,7 +149,6 @@ export function startCollector(deps: CollectorDeps) {
   /** One connection: the catch-up, then the live stream until it ends or fails (it always ends by a throw). */
   async function session(controller: AbortController, connectedAgain: () => void): Promise<never> {
     const { signal } = controller;
-    const caught = nothingCollected();
     for (let first = true; ; first = false) {
       const page = await client.deliveries(deps.position(), CATCH_UP_PAGE, signal);
       // It answers again: the last problem is over (one found while filing what follows is said anew).
@@ -157,6 +158,7 @@ export function startCollector(deps: CollectorDeps) {
     }
     connectedAgain();
     if (caught.messages + caught.reviews + caught.quarantined > 0) events.caughtUp(caught);
+    caught = nothingCollected();
 
     // Live: deliveries are filed in the order they come, those that come during a commit together in the next one.
     let waiting: SealedDelivery[] = [];
