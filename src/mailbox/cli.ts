@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { AppFailure } from '../shared/result';
 import { startMailbox } from './mailbox';
 import { newPairingCode, PAIRING_VALID_MS } from './pairing';
 import { openMailboxStore } from './store';
@@ -100,13 +101,25 @@ export async function runMailboxCli(argv: string[], env: NodeJS.ProcessEnv): Pro
         `--trust-proxy: the IP address of the reverse proxy in front (such as 127.0.0.1), got "${address}"`,
       );
 
-  const mailbox = await startMailbox({
-    dataDir,
-    port,
-    host,
-    trustProxy,
-    ...(retentionDays !== undefined ? { retentionDays } : {}),
-  });
+  let mailbox;
+  try {
+    mailbox = await startMailbox({
+      dataDir,
+      port,
+      host,
+      trustProxy,
+      ...(retentionDays !== undefined ? { retentionDays } : {}),
+    });
+  } catch (error) {
+    if (error instanceof AppFailure && error.error.code === 'port_in_use')
+      throw new Error(`--port: port ${port} is already used by another program on this machine; choose another.`);
+    if (
+      (error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTFOUND'
+    )
+      throw new Error(`--host: this machine has no address ${host} to listen on.`);
+    throw error;
+  }
   if (mailbox.pairingCode) {
     console.log(`pairing code: ${mailbox.pairingCode}`);
     console.log(

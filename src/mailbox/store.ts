@@ -165,10 +165,20 @@ export function openMailboxStore(dataDir: string, options: StoreOptions = {}) {
       .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
       .run(key, value);
   const retentionDays = () => Number(getMeta('retention_days') ?? DEFAULT_RETENTION_DAYS);
-  let mailboxId = getMeta('mailbox_id');
-  if (!mailboxId) {
-    mailboxId = randomUUID();
-    transaction(() => setMeta('mailbox_id', mailboxId!));
+  let mailboxId: string;
+  try {
+    mailboxId =
+      getMeta('mailbox_id') ??
+      transaction(() => {
+        const id = randomUUID();
+        setMeta('mailbox_id', id);
+        return id;
+      });
+  } catch (error) {
+    // A file that cannot be written (read-only, a full disk): the folder is given back, the error said.
+    db.close();
+    unlock();
+    throw error;
   }
 
   const deviceRows = () =>

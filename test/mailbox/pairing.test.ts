@@ -163,10 +163,17 @@ describe('the command line', () => {
     }
   }, 60_000);
 
-  it('two mailboxes never share a data folder', async () => {
+  it('two mailboxes never share a data folder; a port in use or an address not here is named', async () => {
     const t = await mailbox();
     const second = await runMailboxCommand(['--port', '0', '--data', t.dataDir]);
     expect(second.code).toBe(1);
     expect(second.out).toMatch(/--data: another mailbox \(process \d+\) is using/);
+    const other = tempDir('innkeeper-mailbox-port-');
+    cleanups.push(() => other.remove());
+    const taken = await runMailboxCommand(['--port', String(t.mailbox.port), '--data', other.path]);
+    expect(taken.out).toMatch(/--port: port \d+ is already used by another program/);
+    const nowhere = await runMailboxCommand(['--port', '0', '--host', '192.0.2.77', '--data', other.path]);
+    expect(nowhere.out).toMatch(/--host: this machine has no address 192\.0\.2\.77/);
+    expect([taken.code, nowhere.code]).toEqual([1, 1]);
   }, 30_000);
 });
