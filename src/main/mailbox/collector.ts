@@ -4,8 +4,12 @@ import { errorText } from '../../shared/result';
 import type { DeliveryKind, GroupOutcome } from '../intake/ingest';
 import { MailboxRefusal, MailboxUnreachable, type MailboxClient } from './mailboxClient';
 
-/** Deliveries asked for in one page while catching up (the mailbox answers at most 500). */
-export const CATCH_UP_PAGE = 200;
+/**
+ * Deliveries asked for in one page while catching up, each page filed in one transaction (the mailbox answers at
+ * most 500). A delivery may be up to 1 MiB and travels sealed and in base64 (about 2.4 MB each): 50 keep a page of
+ * the largest ones near 120 MB, while ordinary messages of a few kilobytes still take one commit per 50.
+ */
+export const CATCH_UP_PAGE = 50;
 /** The stream is taken for dead when nothing (not even a ping) came for this long. */
 export const STREAM_SILENCE_MS = STREAM_PING_MS * 2 + 5_000;
 /** Waits between tries to reach the mailbox: doubling from the first, up to the last. */
