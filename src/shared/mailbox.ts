@@ -120,6 +120,10 @@ export interface MailboxStatus {
   whileOff: MailboxWhileOff | null;
   /** The last problem, in the owner's words (null once collecting works again). */
   lastError: { message: string; at: number } | null;
+  /** Paired with the built-in demo's own mailbox (inside Innkeeper, on 127.0.0.1): nothing to register with Su. */
+  demo: boolean;
+  /** Collecting is paused (the demo's "Close the laptop for an hour"): what arrives meanwhile waits in the mailbox. */
+  paused: boolean;
 }
 
 /** The mailbox slice of the contract: method → argument schema. */

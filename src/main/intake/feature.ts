@@ -90,12 +90,14 @@ export const intakeFeature = defineFeature({
         async fileCollected(
           deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
           alsoWrite: (db: Database['db'], outcomes: readonly GroupOutcome[]) => void,
+          /** 'demo' for the built-in demo's deliveries (collected from its own mailbox). */
+          source: 'demo' | null = null,
         ): Promise<GroupOutcome[]> {
           await context.database.checked;
           const outcomes = ingestGroup(
             context.database,
             context.deliveryFilers,
-            deliveries.map((d) => ({ raw: d.raw, now: d.receivedAt, source: null })),
+            deliveries.map((d) => ({ raw: d.raw, now: d.receivedAt, source })),
             context.now(),
             alsoWrite,
           );

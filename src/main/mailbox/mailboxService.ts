@@ -19,6 +19,8 @@ const URL_KEY = 'mailbox.url';
 const DEVICE_KEY = 'mailbox.deviceId';
 const MAILBOX_ID_KEY = 'mailbox.mailboxId';
 const PAIRED_AT_KEY = 'mailbox.pairedAt';
+/** Set while the pairing is the built-in demo's own mailbox (it lives only as long as the run that made it). */
+const DEMO_KEY = 'mailbox.demo';
 /** A digest of the address and code of INNKEEPER_MAILBOX_* last tried at start: a code is used once. */
 const ENV_TRIED_KEY = 'mailbox.environmentTried';
 /** How often the mailbox's health is read while connected. */
@@ -44,6 +46,7 @@ export interface MailboxServiceDeps {
   fileCollected(
     deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
     alsoWrite: (db: Database['db'], outcomes: readonly GroupOutcome[]) => void,
+    source: 'demo' | null,
   ): Promise<readonly GroupOutcome[]>;
   /** Every change of the status (the feature announces it as `mailbox.changed`). */
   onChange(): void;
@@ -112,6 +115,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   let busy: Promise<unknown> = Promise.resolve();
   let stopped = false;
   let environmentRetry: NodeJS.Timeout | null = null;
+  /** Collecting paused on purpose (the demo's "Close the laptop for an hour"). */
+  let paused = false;
 
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
     const next = busy.then(work, work);
@@ -148,16 +153,22 @@ export function createMailboxService(deps: MailboxServiceDeps) {
 
   function startCollecting(): void {
     const paired = pairing();
-    if (!paired || collector || stopped) return;
+    if (!paired || collector || stopped || paused) return;
+    // The demo's own deliveries are filed as the demo's (a reply to them goes to the demo, whatever is in use later).
+    const source = settings.get<boolean>(DEMO_KEY) ? 'demo' : null;
     collector = startCollector({
       client: mailboxClient(paired.url, paired.token),
       privateKey: paired.privateKey,
       position,
       file: (deliveries, upTo) =>
-        deps.fileCollected(deliveries, (db, outcomes) => {
-          const seq = upTo(outcomes);
-          db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq);
-        }),
+        deps.fileCollected(
+          deliveries,
+          (db, outcomes) => {
+            const seq = upTo(outcomes);
+            db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq);
+          },
+          source,
+        ),
       skipTo: (seq) =>
         database.transaction(() =>
           database.db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq),
@@ -228,15 +239,19 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   function forget(): void {
     secrets.delete(TOKEN_SECRET);
     secrets.delete(PRIVATE_KEY_SECRET);
-    for (const key of [DEVICE_KEY, MAILBOX_ID_KEY, PAIRED_AT_KEY]) settings.delete(key);
+    // The demo's mailbox address is of no use to fill the form again (its port changes each run).
+    if (settings.get<boolean>(DEMO_KEY)) settings.delete(URL_KEY);
+    for (const key of [DEVICE_KEY, MAILBOX_ID_KEY, PAIRED_AT_KEY, DEMO_KEY]) settings.delete(key);
+    paused = false;
     database.transaction(() => database.db.prepare('DELETE FROM mailbox_position').run());
     connected = false;
     unreachableSince = null;
     health = null;
   }
 
-  async function pairNow(url: string, code: string): Promise<void> {
-    const credentials = deps.pushCredentials();
+  /** `demo`: the built-in demo's own mailbox, given the demo's own credentials for its deliveries. */
+  async function pairNow(url: string, code: string, demo?: { credentials: DeliveryCredentials }): Promise<void> {
+    const credentials = demo?.credentials ?? deps.pushCredentials();
     if (!credentials)
       throw new AppFailure({
         code: ErrorCode.NotConfigured,
@@ -270,6 +285,9 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     settings.set(DEVICE_KEY, answer.deviceId);
     settings.set(MAILBOX_ID_KEY, answer.mailboxId);
     settings.set(PAIRED_AT_KEY, deps.now());
+    if (demo) settings.set(DEMO_KEY, true);
+    else settings.delete(DEMO_KEY);
+    paused = false;
     database.transaction(() =>
       database.db
         .prepare('INSERT OR REPLACE INTO mailbox_position (id, mailbox_id, device_id, position) VALUES (1, ?, ?, 0)')
@@ -318,7 +336,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     status(): MailboxStatus {
       const paired = pairing();
       const url = paired?.url ?? settings.get<string>(URL_KEY) ?? deps.env.url ?? null;
-      const su = paired ? deps.pushCredentials() : null;
+      const demo = paired !== null && settings.get<boolean>(DEMO_KEY) === true;
+      const su = paired && !demo ? deps.pushCredentials() : null;
       const up = health?.value.up.slice(-UP_PERIODS) ?? [];
       return {
         paired: paired !== null,
@@ -336,6 +355,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         checkedAt: health?.at ?? null,
         whileOff,
         lastError,
+        demo,
+        paused: paired !== null && paused,
       };
     },
     /** Pairs with the mailbox at `url` (replacing any earlier pairing) and starts collecting. */
@@ -363,8 +384,49 @@ export function createMailboxService(deps: MailboxServiceDeps) {
             : `Unpaired here, but the mailbox could not be told (${told}): unpair this computer there too, or it keeps its deliveries for it until they expire.`,
         );
       }),
+    /**
+     * The built-in demo's own mailbox (inside Innkeeper, on 127.0.0.1): paired like the owner's, with the demo's
+     * credentials, unless the owner paired a mailbox of their own (then false, and nothing changes).
+     */
+    pairDemo: (url: string, code: string, credentials: DeliveryCredentials) =>
+      serially(async () => {
+        const paired = pairing();
+        if (paired && !settings.get<boolean>(DEMO_KEY)) return false;
+        await pairNow(url, code, { credentials });
+        return true;
+      }),
+    /** Lets the demo's mailbox go (the owner left the demo); a mailbox of the owner's own stays paired. */
+    unpairDemo: () =>
+      serially(async () => {
+        const paired = pairing();
+        if (!paired || !settings.get<boolean>(DEMO_KEY)) return;
+        await stopCollecting();
+        await mailboxClient(paired.url, paired.token)
+          .unpair(paired.deviceId)
+          .catch(() => undefined);
+        forget();
+        whileOff = null;
+        problem(null);
+        deps.onChange();
+      }),
+    /** Stops collecting for a while (the demo's closed laptop): deliveries wait in the mailbox. */
+    pause: () =>
+      serially(async () => {
+        paused = true;
+        await stopCollecting();
+        deps.onChange();
+      }),
+    /** Collects again after a pause: first what waited ("… arrived while this computer was off"), then live. */
+    resume(): void {
+      if (!paused) return;
+      paused = false;
+      startCollecting();
+      deps.onChange();
+    },
     /** Starts collecting when paired, and pairs from the environment when asked. */
     start(): void {
+      // The demo's mailbox lived in the run that paired it: a new run pairs its own.
+      if (settings.get<boolean>(DEMO_KEY) && pairing()) forget();
       startCollecting();
       pairFromEnvironment().catch((error: unknown) => console.error(`mailbox: ${errorText(error)}`));
     },
