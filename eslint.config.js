@@ -20,6 +20,13 @@ const noEmulator = {
   message: 'Only src/main/demo/demoProvider.ts starts the emulator; the rest of the app reaches Su over HTTP.',
 };
 
+/** src/mailbox seen from a feature folder of src/main (src/main/mailbox is the desktop's side: '../mailbox/…'). */
+const noMailboxProgram = {
+  regex: '^\\.\\./\\.\\./mailbox(/|$)',
+  message:
+    'Only src/main/demo/demoProvider.ts runs the mailbox program (the demo’s own, in-process); the app reaches a mailbox over HTTP (src/main/mailbox).',
+};
+
 /** A relative import that leaves its folder for anywhere but src/shared (for src/emulator and src/preload). */
 const onlyShared = { regex: '^\\.\\./(?!shared(/|$))' };
 
@@ -130,11 +137,11 @@ export default tseslint.config(
     },
   },
   // The core (everything in src/main except the Electron host) never imports electron, and only src/main/demo/demoProvider.ts
-  // reaches the emulator: the app talks to Su, real or emulated, over HTTP like any partner.
+  // reaches the emulator and the mailbox program: the app talks to Su, real or emulated, and to a mailbox over HTTP.
   {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/hosts/electron/**', 'src/main/demo/demoProvider.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noEmulator] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noEmulator, noMailboxProgram] }] },
   },
   { files: ['src/main/demo/demoProvider.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
   {

@@ -26,6 +26,15 @@ export interface DemoStatus {
   properties: DemoProperty[];
   /** Why the demo provider is not running although it is the active provider (it could not start), or null. */
   error: string | null;
+  /**
+   * The demo's own mailbox (inside Innkeeper, on 127.0.0.1) while this computer collects from it: its address. Null
+   * when it does not run (the owner paired a mailbox of their own: the demo then delivers to the listener).
+   */
+  mailboxUrl: string | null;
+  /** "Close the laptop for an hour": since when collecting is paused while the demo's guests write; null: open. */
+  laptopClosedAt: number | null;
+  /** What the demo's guests wrote while the laptop was closed, in the owner's words (null while it is open). */
+  laptopNote: string | null;
 }
 
 /** What the demo controls can deliver: a guest message on any channel, a review of each kind. */
@@ -68,12 +77,18 @@ export const demoMethods = {
   'demo.status': noArgs,
   'demo.deliver': demoDeliverySchema,
   'demo.setLiveMessages': z.object({ enabled: z.boolean() }).strict(),
+  /**
+   * "Close the laptop for an hour" (`open: false`): collecting from the demo's mailbox stops and its guests write
+   * meanwhile; `open: true` opens it again, and what waited comes in.
+   */
+  'demo.laptop': z.object({ open: z.boolean({ message: 'Say whether the laptop opens or closes.' }) }).strict(),
 } as const;
 
 export interface DemoResults {
   'demo.status': DemoStatus;
   'demo.deliver': DemoDeliveryResult;
   'demo.setLiveMessages': DemoStatus;
+  'demo.laptop': DemoStatus;
 }
 
 export interface DemoEvents {

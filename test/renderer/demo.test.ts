@@ -23,8 +23,20 @@ const running: DemoStatus = {
     { hotelId: 'DEMO-2', name: 'Mountain Lodge' },
   ],
   error: null,
+  mailboxUrl: null,
+  laptopClosedAt: null,
+  laptopNote: null,
 };
-const stopped: DemoStatus = { running: false, mainUrl: null, liveMessages: true, properties: [], error: null };
+const stopped: DemoStatus = {
+  running: false,
+  mainUrl: null,
+  liveMessages: true,
+  properties: [],
+  error: null,
+  mailboxUrl: null,
+  laptopClosedAt: null,
+  laptopNote: null,
+};
 
 let pinia: Pinia;
 // The controls' payment row is the payments feature's section of them.

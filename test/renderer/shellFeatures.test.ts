@@ -169,6 +169,9 @@ describe('the Connection screen’s sections, each following its own store', () 
     liveMessages: false,
     properties: [{ hotelId: 'H1', name: 'Harbour View' }],
     error: null,
+    mailboxUrl: null,
+    laptopClosedAt: null,
+    laptopNote: null,
   };
   const mountDemo = (environment: Environment) =>
     mount(DemoSection, {

@@ -111,3 +111,25 @@ describe('the receiving side is shared by the desktop and the mailbox, and impor
     ]);
   }, 30_000);
 });
+
+describe('only the demo provider runs the mailbox program in the core', () => {
+  /** The no-restricted-imports messages for `text` as if it were the file at `path`. */
+  async function restricted(path: string, text: string): Promise<string[]> {
+    const [result] = await eslint.lintText(text, { filePath: join(root, path) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  }
+  const text = "import { startMailbox } from '../../mailbox/mailbox';\nexport const probe = startMailbox;\n";
+
+  it('src/main/demo/demoProvider.ts may start it (the demo’s own mailbox, in-process)', async () => {
+    expect(await restricted('src/main/demo/demoProvider.ts', text)).toEqual([]);
+  }, 30_000);
+
+  it('any other feature folder may not, and the desktop’s own side (src/main/mailbox) stays importable', async () => {
+    expect(await restricted('src/main/inbox/lintProbe.ts', text)).toEqual([
+      expect.stringMatching(/Only src\/main\/demo\/demoProvider\.ts runs the mailbox program/),
+    ]);
+    expect(await restricted('src/main/demo/lintProbe.ts', text)).toHaveLength(1);
+    const ownSide = "import { mailboxFeature } from '../mailbox/feature';\nexport const probe = mailboxFeature;\n";
+    expect(await restricted('src/main/lintProbe.ts', ownSide)).toEqual([]);
+  }, 30_000);
+});

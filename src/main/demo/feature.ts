@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { errorText } from '../../shared/result';
 import { connectionFeature } from '../connection/feature';
 import { defineFeature } from '../feature';
@@ -13,6 +14,11 @@ export interface DemoRunOptions {
   deliveries?: boolean;
   /** Time between everyday guest messages, [shortest, longest] in ms. */
   everydayEveryMs?: [number, number];
+  /**
+   * The demo's own mailbox (inside Innkeeper, on 127.0.0.1), paired at start, through which its deliveries come
+   * (default: as `deliveries`; tests that push through the demo's emulator expect the listener).
+   */
+  mailbox?: boolean;
 }
 
 /**
@@ -37,6 +43,7 @@ export const demoFeature = defineFeature({
             settings: context.settings,
             infoFile: demoInfoFile(context.dataDir),
             everydayEveryMs: deliveries ? (options?.everydayEveryMs ?? EVERYDAY_EVERY_MS) : null,
+            mailboxDir: (options?.mailbox ?? deliveries) ? join(context.dataDir, 'demo-mailbox') : null,
           });
     const handlers = demoHandlers({
       demo: demo ?? undefined,
@@ -67,6 +74,8 @@ export const demoFeature = defineFeature({
         if (!partners.some((p) => p.hotelId === account.hotelId)) await call('payments.enterPartner', account);
       }
     };
+    /** The demo's own mailbox, paired: from then on its deliveries come through it (a failure leaves the listener). */
+    const useMailbox = () => demo.mailbox.start().catch(log);
     /** On an empty inbox the demo delivers its sample set, the same path a real delivery takes. */
     const sampleIfEmpty = async () => {
       if (!deliveries) return;
@@ -98,14 +107,14 @@ export const demoFeature = defineFeature({
         // The sample inbox goes out once every feature runs (the listener among them); the start does not wait.
         const stop = bus.on('coreStarted', () => {
           stop();
-          if (onDemo) settled = settled.then(sampleIfEmpty).catch(log);
+          if (onDemo) settled = settled.then(useMailbox).then(sampleIfEmpty).catch(log);
         });
         bus.on('connectionChanged', (state) => {
           if ((state.active === 'demo') === onDemo) return;
           onDemo = state.active === 'demo';
           // Leaving: the demo stops delivering now, not once the work queued before this switch is done.
           if (!onDemo) demo.revoke();
-          settled = settled.then(onDemo ? () => arrive().then(sampleIfEmpty) : leave).catch(log);
+          settled = settled.then(onDemo ? () => arrive().then(useMailbox).then(sampleIfEmpty) : leave).catch(log);
         });
       },
       async stop() {

@@ -4,7 +4,16 @@ import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
 import type { DemoProvider } from './demoProvider';
 
-const NO_DEMO: DemoStatus = { running: false, mainUrl: null, liveMessages: false, properties: [], error: null };
+const NO_DEMO: DemoStatus = {
+  running: false,
+  mainUrl: null,
+  liveMessages: false,
+  properties: [],
+  error: null,
+  mailboxUrl: null,
+  laptopClosedAt: null,
+  laptopNote: null,
+};
 
 /** The `demo.*` methods; the renderer hears `demo.changed` whenever the demo starts, stops or changes a setting. */
 export function demoHandlers(deps: {
@@ -34,5 +43,6 @@ export function demoHandlers(deps: {
       return result;
     },
     'demo.setLiveMessages': (args) => provider().setLiveMessages(args.enabled),
+    'demo.laptop': (args) => provider().laptop(args.open),
   };
 }

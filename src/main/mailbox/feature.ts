@@ -1,3 +1,4 @@
+import { demoFeature } from '../demo/feature';
 import { defineFeature } from '../feature';
 import { intakeFeature } from '../intake/feature';
 import { mailboxHandlers } from './handlers';
@@ -27,11 +28,18 @@ export const mailboxFeature = defineFeature({
       now: context.now,
       env: options.mailboxEnv ?? {},
       pushCredentials: () => intake.pushCredentials(),
-      fileCollected: (deliveries, alsoWrite) => intake.fileCollected(deliveries, alsoWrite),
+      fileCollected: (deliveries, alsoWrite, source) => intake.fileCollected(deliveries, alsoWrite, source),
       onChange: () => announce(),
     });
     const feature = mailboxHandlers({ mailbox, events: context.events });
     announce = () => void feature.changed();
+    // The built-in demo runs a mailbox of its own (inside Innkeeper, on 127.0.0.1): paired and collected from here.
+    context.use(demoFeature)?.mailbox.attach({
+      pair: (url, code, credentials) => mailbox.pairDemo(url, code, credentials),
+      unpair: () => mailbox.unpairDemo(),
+      pause: () => mailbox.pause(),
+      resume: () => mailbox.resume(),
+    });
     return {
       handlers: feature.handlers,
       // SECURITY: the pairing code from INNKEEPER_MAILBOX_CODE is not in the secret file: guarded all the same. (The
