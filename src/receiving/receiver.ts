@@ -125,9 +125,10 @@ export interface ReceiverOptions<Result extends StoredDelivery> {
   limits?: Partial<ListenerLimits>;
   /**
    * Whether a forwarder is in front of the listener right now (a tunnel, a reverse proxy): only then is its
-   * `X-Forwarded-For` believed, and only on a loopback connection. Asked at each failed login; by default never.
+   * `X-Forwarded-For` believed, and only on a loopback connection. Asked at each failed login, with the connection's
+   * own address (the mailbox believes only its configured proxy's); by default never.
    */
-  forwarded?: () => boolean;
+  forwarded?: (socketAddress: string | undefined) => boolean;
   /** The caller's routes; each declares in its `config` who may call it (RouteAccess). */
   routes?: (app: FastifyInstance) => void;
   /** The listener is listening (the desktop's uptime log); a throw closes it again and fails the start. */
@@ -194,7 +195,11 @@ export async function startReceiver<Result extends StoredDelivery>(
   const refused = new WeakSet<FastifyRequest>();
   const writer = createGroupWriter(options.commit, options.ready ? { ready: options.ready } : {});
   const clientOf = (request: FastifyRequest) =>
-    clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], options.forwarded?.() ?? false);
+    clientAddress(
+      request.socket.remoteAddress,
+      request.headers['x-forwarded-for'],
+      options.forwarded?.(request.socket.remoteAddress) ?? false,
+    );
   /** A refused call of a route with access: its connection is closed, the body unread. */
   const refuse = (request: FastifyRequest) => refused.add(request);
   /** A failed login (a route's own check said no): 401, or 429 once its client or everyone failed too often. */
