@@ -92,10 +92,9 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
       now,
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-      // Asked with the connection's own address (then only a trusted proxy's header is believed); asked without one,
-      // whether a proxy is in front at all.
+      // Asked with the connection's own address: only the trusted proxy's X-Forwarded-For is believed.
       forwarded: (socketAddress?: string) =>
-        socketAddress === undefined ? trusted.size > 0 : trusted.has(socketAddress.replace(/^::ffff:/, '')),
+        socketAddress !== undefined && trusted.has(socketAddress.replace(/^::ffff:/, '')),
       authorizePush: (header) => {
         const basic = basicCredentials(header);
         // Every device's credentials are compared even for a header that is not Basic (the same time either way).
