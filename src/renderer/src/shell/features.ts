@@ -3,6 +3,7 @@ import { dataFileFeature } from '@renderer/features/dataFile/feature';
 import { demoFeature } from '@renderer/features/demo/feature';
 import { desktopFeature } from '@renderer/features/desktop/feature';
 import { inboxFeature } from '@renderer/features/inbox/feature';
+import { mailboxFeature } from '@renderer/features/mailbox/feature';
 import { intakeFeature } from '@renderer/features/intake/feature';
 import { outboxFeature } from '@renderer/features/outbox/feature';
 import { paymentsFeature } from '@renderer/features/payments/feature';
@@ -24,6 +25,7 @@ export const FEATURES = [
   savedRepliesFeature,
   outboxFeature,
   inboxFeature,
+  mailboxFeature,
   paymentsFeature,
   ratesFeature,
   propertyFeature,

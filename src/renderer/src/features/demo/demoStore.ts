@@ -6,7 +6,7 @@ import { api } from '@renderer/api';
 import { liveValue } from '@renderer/api/liveValue';
 
 /** What the owner last asked of the demo: one kind of delivery, or switching the live messages. */
-export type DemoAction = DemoDelivery['kind'] | 'live';
+export type DemoAction = DemoDelivery['kind'] | 'live' | 'laptop';
 
 /** The built-in demo provider while it runs, and the deliveries the owner asks it for. */
 export const useDemoStore = defineStore('demo', () => {
@@ -27,6 +27,8 @@ export const useDemoStore = defineStore('demo', () => {
   const action = ref<DemoAction | null>(null);
   const delivering = ref(false);
   const switchingLive = ref(false);
+  /** "Close the laptop for an hour" on its way (the guests write before it answers), or opening it. */
+  const switchingLaptop = ref(false);
 
   function clearOutcome() {
     result.value = null;
@@ -68,5 +70,35 @@ export const useDemoStore = defineStore('demo', () => {
     }
   }
 
-  return { status, result, error, action, delivering, switchingLive, load, listen, deliver, setLiveMessages };
+  /** Closes the laptop (collecting from the demo's mailbox pauses while its guests write) or opens it again. */
+  async function setLaptop(open: boolean) {
+    if (switchingLaptop.value) return;
+    switchingLaptop.value = true;
+    clearOutcome();
+    try {
+      const answer = await api['demo.laptop']({ open });
+      if (answer.ok) status.value = answer.value;
+      else {
+        action.value = 'laptop';
+        error.value = answer.error;
+      }
+    } finally {
+      switchingLaptop.value = false;
+    }
+  }
+
+  return {
+    status,
+    result,
+    error,
+    action,
+    delivering,
+    switchingLive,
+    switchingLaptop,
+    load,
+    listen,
+    deliver,
+    setLiveMessages,
+    setLaptop,
+  };
 });

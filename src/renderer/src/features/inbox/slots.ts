@@ -16,3 +16,6 @@ export const REPLY_TOOLS = defineSlot<{
   hasBooking: boolean;
   onInsert: (text: string) => Promise<void>;
 }>('inbox.replyTools');
+
+/** Above the inbox's tabs: a note of a later feature about what came in (what arrived while this computer was off). */
+export const INBOX_NOTES = defineSlot('inbox.notes');

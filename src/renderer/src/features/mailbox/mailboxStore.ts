@@ -1,0 +1,72 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { MailboxPairInput } from '@shared/mailbox';
+import type { AppError } from '@shared/result';
+import { api } from '@renderer/api';
+import { liveValue } from '@renderer/api/liveValue';
+
+/** Where a "… arrived while this computer was off" note was put away, by when its catch-up was done. */
+const DISMISSED_KEY = 'innkeeper.mailbox.whileOffDismissed';
+
+function dismissedAt(): number | null {
+  try {
+    const value = Number(localStorage.getItem(DISMISSED_KEY));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The owner's mailbox: its status as the core announces it, pairing and unpairing. */
+export const useMailboxStore = defineStore('mailbox', () => {
+  const { value: status, load, listen } = liveValue('mailbox.status', 'mailbox.changed');
+  const pairError = ref<AppError | null>(null);
+  const unpairError = ref<AppError | null>(null);
+  const pairing = ref(false);
+  const unpairing = ref(false);
+  /** The catch-up whose note the owner put away (kept in this browser, so that it stays away after a reload). */
+  const dismissed = ref<number | null>(dismissedAt());
+
+  /** Pairs with the mailbox at `url` with the code it printed; the refusal lands next to its field. */
+  async function pair(input: MailboxPairInput): Promise<boolean> {
+    if (pairing.value) return false;
+    pairing.value = true;
+    pairError.value = null;
+    try {
+      const answer = await api['mailbox.pair'](input);
+      if (answer.ok) status.value = answer.value;
+      else pairError.value = answer.error;
+      return answer.ok;
+    } finally {
+      pairing.value = false;
+    }
+  }
+
+  async function unpair(): Promise<boolean> {
+    if (unpairing.value) return false;
+    unpairing.value = true;
+    unpairError.value = null;
+    try {
+      const answer = await api['mailbox.unpair']({});
+      if (answer.ok) status.value = answer.value;
+      else unpairError.value = answer.error;
+      return answer.ok;
+    } finally {
+      unpairing.value = false;
+    }
+  }
+
+  /** Puts the "… arrived while this computer was off" note away (until the next catch-up brings something). */
+  function dismissWhileOff() {
+    const at = status.value?.whileOff?.collectedAt;
+    if (!at) return;
+    dismissed.value = at;
+    try {
+      localStorage.setItem(DISMISSED_KEY, String(at));
+    } catch {
+      // Private mode: put away for this window only.
+    }
+  }
+
+  return { status, pairError, unpairError, pairing, unpairing, dismissed, load, listen, pair, unpair, dismissWhileOff };
+});
