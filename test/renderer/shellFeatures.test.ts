@@ -270,18 +270,19 @@ describe('the shell built from a feature list', () => {
     // Every folder under features/ (each holds a store or a view), by the files in it.
     const files = Object.keys(import.meta.glob('@renderer/features/*/*.{ts,vue}'));
     const folders = [...new Set(files.map((file) => /features\/([^/]+)\//.exec(file)![1]!))];
-    expect(folders).toHaveLength(11);
+    expect(folders).toHaveLength(12);
     expect(FEATURES.map((feature) => feature.name).sort()).toEqual(folders.sort());
   });
 
-  it('opens the Connection screen with the sections of intake, demo and desktop', async () => {
+  it('opens the Connection screen with the sections of intake, demo, mailbox and desktop', async () => {
     const connection = routes.find((r) => r.path === '/connection')!;
     await (connection.component as () => Promise<unknown>)();
     const { sections } = await import('@renderer/shell/sections');
     expect(sections.of(CONNECTION_FORM).map((s) => s.key)).toEqual(['demo-0']);
-    expect(sections.of(CONNECTION_AFTER).map((s) => s.key)).toEqual(['intake-0', 'desktop-0']);
-    const [intake, desktop] = sections.of(CONNECTION_AFTER).map((s) => s.component);
+    expect(sections.of(CONNECTION_AFTER).map((s) => s.key)).toEqual(['intake-0', 'mailbox-0', 'desktop-0']);
+    const [intake, mailbox, desktop] = sections.of(CONNECTION_AFTER).map((s) => s.component);
     expect(intake).toBe((await import('@renderer/features/intake/IntakeSection.vue')).default);
+    expect(mailbox).toBe((await import('@renderer/features/mailbox/MailboxSection.vue')).default);
     expect(desktop).toBe((await import('@renderer/features/desktop/StartAtLoginSection.vue')).default);
   }, 60_000);
 
