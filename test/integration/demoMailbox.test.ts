@@ -32,6 +32,8 @@ describe('the demo’s own mailbox', () => {
     expect(mailbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await call('demo.status')).mailboxUrl).toBe(mailbox.url);
     expect(ctx.demo.emulator()?.state.partnerEndpoint?.url).toBe(`${mailbox.url}/push`);
+    // The listener no longer takes the demo's credentials: nothing of the demo goes there.
+    expect((await call('intake.status')).demoConnected).toBe(false);
 
     const result = await call('demo.deliver', { kind: 'message', channel: '244', hotelId: await hotelId() });
     expect(result.acknowledged).toBe(true);
@@ -104,6 +106,7 @@ describe('the demo’s own mailbox', () => {
 
   it('without a mailbox the laptop cannot close, and says why', async () => {
     ctx = await startTestCore();
+    expect((await call('intake.status')).demoConnected).toBe(true);
     const refused = await dispatch('demo.laptop', { open: false });
     expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/mailbox is not running/) } });
     expect((await call('demo.status')).mailboxUrl).toBeNull();

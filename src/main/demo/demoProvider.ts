@@ -284,7 +284,8 @@ export function createDemoProvider(options: DemoProviderOptions) {
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
     /** The listener's side: the demo's own credentials while it runs, and where the listener is. */
     intake: {
-      credentials: (): DeliveryCredentials | null => (emulator && !revoked ? credentials : null),
+      // Not while its deliveries go to its own mailbox: then the listener has nothing of the demo to accept.
+      credentials: (): DeliveryCredentials | null => (emulator && !revoked && !mailbox ? credentials : null),
       listening(url: string | null): void {
         listenerUrl = url;
         connect();
