@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMailbox } from '../../src/mailbox/mailbox';
 import { startApp, stopApp, expect, test } from './app';
+import { airbnbMessage } from './deliveries';
 import { closeToasts } from './inboxPage';
 
 const shots = 'test-results/screenshots';
@@ -76,5 +81,70 @@ test('the demo’s “Close the laptop for an hour”: the guests write to the m
     await expect(page.getByTestId('mailbox-while-off')).toHaveCount(0);
   } finally {
     await stopApp(app);
+  }
+});
+
+test('an owner pairs with a mailbox of their own on the Connection screen: each step says what is missing', async ({
+  page,
+  app,
+}) => {
+  // A real mailbox program on loopback (plain http is allowed for a mailbox on this computer only).
+  const dir = mkdtempSync(join(tmpdir(), 'innkeeper-e2e-mailbox-'));
+  const mailbox = await startMailbox({ dataDir: dir, port: 0 });
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(app.url);
+    await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connection' }).click();
+    const section = page.getByTestId('mailbox-section');
+    await expect(section.getByTestId('mailbox-no-password')).toContainText('Choose the password Su will use first');
+    await section.getByTestId('mailbox-url').fill(mailbox.url);
+    await section.getByTestId('mailbox-code').fill(mailbox.pairingCode!);
+    await expect(section.getByTestId('mailbox-pair')).toBeDisabled();
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-pair-form.png`, animations: 'disabled' });
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-pair-form-1024.png`, animations: 'disabled' });
+
+    // The password for Su, under Receiving: the warning goes.
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const password = await page.locator('#pushPasswordCopy').inputValue();
+    await page.getByRole('button', { name: 'Save receiving settings' }).click();
+    await expect(section.getByTestId('mailbox-no-password')).toHaveCount(0);
+
+    // A wrong code: refused under the code, with the tries left.
+    await section.getByTestId('mailbox-code').fill('ZZZZ-ZZZZ-ZZZZ');
+    await section.getByTestId('mailbox-pair').click();
+    await expect(section.getByTestId('mailbox-code-error')).toContainText('4 more tries before it stops working');
+
+    // The right one: paired, connected, and exactly what to register with Su.
+    await section.getByTestId('mailbox-code').fill(mailbox.pairingCode!);
+    await section.getByTestId('mailbox-pair').click();
+    await expect(section.getByTestId('mailbox-state')).toContainText('Connected');
+    await expect(section.locator('#mailboxPushUrl')).toHaveValue(`${mailbox.url}/push`);
+    await expect(section.locator('#mailboxPushUser')).toHaveValue('su-partner');
+    await expect(section.getByTestId('mailbox-unpair')).toBeVisible();
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-paired-1024.png`, animations: 'disabled' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-paired.png`, animations: 'disabled' });
+
+    // Su delivers to the mailbox with those credentials: the message reaches the inbox.
+    const answer = await fetch(`${mailbox.url}/push`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`su-partner:${password}`).toString('base64')}`,
+      },
+      body: JSON.stringify(airbnbMessage()),
+    });
+    expect(answer.status).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
+    await expect(rows(page)).toHaveCount(1);
+  } finally {
+    await mailbox.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

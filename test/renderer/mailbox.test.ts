@@ -124,6 +124,26 @@ describe('pairing with the mailbox', () => {
     wrapper.unmount();
   });
 
+  it('an event heard before the pairing’s answer is not undone by it (connected at once on a near mailbox)', async () => {
+    let reads = 0;
+    const core = installFakeApi({
+      'mailbox.status': () => ok(reads++ === 0 ? status() : paired()),
+    });
+    const wrapper = mountSection();
+    await flushPromises();
+    await wrapper.get('input#mailboxUrl').setValue('https://mailbox.example.com');
+    await wrapper.get('input#mailboxCode').setValue('7K3M-Q9PX-A2RT');
+    await wrapper.get('[data-testid="mailbox-pair"]').trigger('click');
+    // The core connects before its answer to the pairing reaches the window.
+    core.emit('mailbox.changed', paired());
+    core.pending('mailbox.pair')[0]!.answer(ok(paired({ connected: false })));
+    await flushPromises();
+    expect(wrapper.get('[data-testid="mailbox-state"]').text()).toBe(
+      'Connected: messages come in as soon as Su delivers them.',
+    );
+    wrapper.unmount();
+  });
+
   it('refuses a plain http address and a code that cannot be one before asking the core', async () => {
     const core = installFakeApi({ 'mailbox.status': () => ok(status()) });
     const wrapper = mountSection();
@@ -138,7 +158,7 @@ describe('pairing with the mailbox', () => {
     wrapper.unmount();
   });
 
-  it('says a password for Su is needed first, and shows a refusal about no field', async () => {
+  it('waits for a password for Su, and shows a refusal about no field', async () => {
     installFakeApi({
       'mailbox.status': () => ok(status()),
       'mailbox.pair': () =>
@@ -149,6 +169,11 @@ describe('pairing with the mailbox', () => {
     expect(wrapper.get('[data-testid="mailbox-no-password"]').text()).toContain(
       'Choose the password Su will use first, under Receiving messages and reviews',
     );
+    expect(wrapper.get('[data-testid="mailbox-pair"]').attributes('disabled')).toBeDefined();
+    // Once set (the Receiving section saved it), Pair asks; a refusal about no field shows under the form.
+    useIntakeStore().status = { passwordSet: true } as IntakeStatus;
+    await flushPromises();
+    expect(wrapper.find('[data-testid="mailbox-no-password"]').exists()).toBe(false);
     await wrapper.get('input#mailboxUrl').setValue('https://mailbox.example.com');
     await wrapper.get('input#mailboxCode').setValue('7K3M-Q9PX-A2RT');
     await wrapper.get('[data-testid="mailbox-pair"]').trigger('click');

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { MailboxPairInput } from '@shared/mailbox';
+import type { MailboxPairInput, MailboxStatus } from '@shared/mailbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { liveValue } from '@renderer/api/liveValue';
@@ -19,7 +19,13 @@ function dismissedAt(): number | null {
 
 /** The owner's mailbox: its status as the core announces it, pairing and unpairing. */
 export const useMailboxStore = defineStore('mailbox', () => {
-  const { value: status, load, listen } = liveValue('mailbox.status', 'mailbox.changed');
+  /** Events heard: an answer to pair or unpair is older than an event heard while it was on its way. */
+  let heard = 0;
+  const { value: status, load, listen } = liveValue('mailbox.status', 'mailbox.changed', { heard: () => heard++ });
+  /** Takes the core's answer unless an event came meanwhile (collecting starts at once and says so first). */
+  const unlessNewer = (before: number, next: MailboxStatus) => {
+    if (heard === before) status.value = next;
+  };
   const pairError = ref<AppError | null>(null);
   const unpairError = ref<AppError | null>(null);
   const pairing = ref(false);
@@ -32,9 +38,10 @@ export const useMailboxStore = defineStore('mailbox', () => {
     if (pairing.value) return false;
     pairing.value = true;
     pairError.value = null;
+    const before = heard;
     try {
       const answer = await api['mailbox.pair'](input);
-      if (answer.ok) status.value = answer.value;
+      if (answer.ok) unlessNewer(before, answer.value);
       else pairError.value = answer.error;
       return answer.ok;
     } finally {
@@ -46,9 +53,10 @@ export const useMailboxStore = defineStore('mailbox', () => {
     if (unpairing.value) return false;
     unpairing.value = true;
     unpairError.value = null;
+    const before = heard;
     try {
       const answer = await api['mailbox.unpair']({});
-      if (answer.ok) status.value = answer.value;
+      if (answer.ok) unlessNewer(before, answer.value);
       else unpairError.value = answer.error;
       return answer.ok;
     } finally {
