@@ -1,3 +1,5 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,18 @@ import { airbnbMessage } from './deliveries';
 import { closeToasts } from './inboxPage';
 
 const shots = 'test-results/screenshots';
-const rows = (page: import('@playwright/test').Page) => page.getByTestId('thread-row');
+const rows = (page: Page) => page.getByTestId('thread-row');
+
+/** The serious and critical accessibility violations (axe, WCAG 2.2 AA) inside `selector`, as rule and target. */
+async function violations(page: Page, selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
 
 test('the demo’s “Close the laptop for an hour”: the guests write to the mailbox, and it all comes in on opening', async ({
   page,
@@ -38,6 +51,8 @@ test('the demo’s “Close the laptop for an hour”: the guests write to the m
       'While the laptop is closed, 3 guest messages and a review reached your mailbox: they wait there until this computer collects again.',
     );
     await expect(section.getByTestId('mailbox-state')).toContainText('Collecting is paused');
+    expect(await violations(page, '[data-testid="mailbox-section"]')).toEqual([]);
+    expect(await violations(page, '[data-testid="demo-laptop"]')).toEqual([]);
     await demo.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/mailbox-laptop-closed.png`, animations: 'disabled' });
     await page.setViewportSize({ width: 1024, height: 680 });
@@ -68,6 +83,7 @@ test('the demo’s “Close the laptop for an hour”: the guests write to the m
     await expect(note).toContainText('3 messages and 1 review arrived while this computer was off');
     await closeToasts(page);
     await page.screenshot({ path: `${shots}/mailbox-inbox-note.png`, animations: 'disabled' });
+    expect(await violations(page, '[data-testid="mailbox-while-off"]')).toEqual([]);
     await page.setViewportSize({ width: 1024, height: 680 });
     await page.screenshot({ path: `${shots}/mailbox-inbox-note-1024.png`, animations: 'disabled' });
     await page.getByTestId('tab-reviews').click();
@@ -101,6 +117,7 @@ test('an owner pairs with a mailbox of their own on the Connection screen: each 
     await section.getByTestId('mailbox-url').fill(mailbox.url);
     await section.getByTestId('mailbox-code').fill(mailbox.pairingCode!);
     await expect(section.getByTestId('mailbox-pair')).toBeDisabled();
+    expect(await violations(page, '[data-testid="mailbox-section"]')).toEqual([]);
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/mailbox-pair-form.png`, animations: 'disabled' });
     await page.setViewportSize({ width: 1024, height: 680 });
