@@ -280,7 +280,7 @@ describe('a paired mailbox', () => {
     core.emit('mailbox.changed', paired({ demo: true, connected: false, paused: true }));
     await flushPromises();
     expect(wrapper.get('[data-testid="mailbox-state"]').text()).toBe(
-      'Collecting is paused (the laptop is closed): what arrives waits in the mailbox until it opens.',
+      'Collecting is paused (the laptop is closed): what arrives waits in the mailbox until it opens (Open the laptop, under Demo deliveries above).',
     );
     expect(wrapper.find('[data-testid="mailbox-waiting"]').exists()).toBe(false);
     wrapper.unmount();

@@ -23,7 +23,7 @@ export function collectingState(
   if (status.paused)
     return {
       tone: 'paused',
-      text: 'Collecting is paused (the laptop is closed): what arrives waits in the mailbox until it opens.',
+      text: `Collecting is paused (the laptop is closed): what arrives waits in the mailbox until it opens${status.demo ? ' (Open the laptop, under Demo deliveries above)' : ''}.`,
       long: false,
     };
   if (status.connected)
