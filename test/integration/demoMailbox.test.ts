@@ -80,6 +80,21 @@ describe('the demo’s own mailbox', () => {
     expect(sources()).toEqual([{ source: 'demo', n: 5 }]);
   }, 30_000);
 
+  it('a closed laptop opens again by itself, and what waited comes in', async () => {
+    ctx = await startTestCore({ demoRun: { deliveries: false, mailbox: true, laptopReopensAfterMs: 500 } });
+    await eventually(
+      () => call('mailbox.status'),
+      (s) => s.connected,
+    );
+    expect((await call('demo.laptop', { open: false })).laptopClosedAt).not.toBeNull();
+    const status = await eventually(
+      () => call('mailbox.status'),
+      (s) => s.whileOff !== null,
+    );
+    expect(status.whileOff?.text).toBe('3 messages and 1 review arrived while this computer was off');
+    expect((await call('demo.status')).laptopClosedAt).toBeNull();
+  }, 30_000);
+
   it('leaving the demo unpairs its mailbox and removes its folder, and the laptop cannot close any more', async () => {
     ctx = await startTestCore({ demoRun: { deliveries: false, mailbox: true } });
     await eventually(

@@ -28,6 +28,8 @@ export interface DemoProviderOptions {
   everydayEveryMs: [number, number] | null;
   /** The folder of the demo's own mailbox (emptied at each start); null: no mailbox, deliveries go to the listener. */
   mailboxDir?: string | null;
+  /** "Close the laptop for an hour" opens again by itself after this long (default two minutes). */
+  laptopReopensAfterMs?: number;
 }
 
 /**
@@ -442,7 +444,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
         reopen = setTimeout(() => {
           openLaptopNow();
           changed();
-        }, LAPTOP_REOPENS_AFTER_MS);
+        }, options.laptopReopensAfterMs ?? LAPTOP_REOPENS_AFTER_MS);
         reopen.unref();
       }
       changed();

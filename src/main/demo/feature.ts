@@ -19,6 +19,8 @@ export interface DemoRunOptions {
    * (default: as `deliveries`; tests that push through the demo's emulator expect the listener).
    */
   mailbox?: boolean;
+  /** "Close the laptop for an hour" opens again by itself after this long (default two minutes). */
+  laptopReopensAfterMs?: number;
 }
 
 /**
@@ -44,6 +46,7 @@ export const demoFeature = defineFeature({
             infoFile: demoInfoFile(context.dataDir),
             everydayEveryMs: deliveries ? (options?.everydayEveryMs ?? EVERYDAY_EVERY_MS) : null,
             mailboxDir: (options?.mailbox ?? deliveries) ? join(context.dataDir, 'demo-mailbox') : null,
+            ...(options?.laptopReopensAfterMs ? { laptopReopensAfterMs: options.laptopReopensAfterMs } : {}),
           });
     const handlers = demoHandlers({
       demo: demo ?? undefined,
