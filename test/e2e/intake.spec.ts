@@ -100,7 +100,7 @@ test('a demo whose port another program holds listens on a free port, says so, a
       .poll(() => app.output())
       .toContain(`Port ${taken} is taken by another program, so the demo listens on`);
     await page.goto(app.url);
-    // The demo's sample inbox arrived through the listener on its free port.
+    // The demo's sample inbox arrived (through the demo's own mailbox; the listener stands by on its free port).
     await expect(page.getByTestId('thread-row').first()).toBeVisible();
     await page.goto(new URL('#/connection', page.url()).toString());
     const note = page.getByTestId('intake-port-note');
