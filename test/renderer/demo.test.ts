@@ -308,3 +308,41 @@ describe('the inbox’s empty state', () => {
     expect(wrapper.find('[data-testid="demo-controls"]').exists()).toBe(false);
   });
 });
+
+describe('“Close the laptop for an hour” in the demo controls', () => {
+  const withMailbox: DemoStatus = { ...running, mailboxUrl: 'http://127.0.0.1:40000' };
+
+  it('shows only with the demo’s own mailbox; closes, says what the guests wrote, and opens again', async () => {
+    expect(mountControls(running).find('[data-testid="demo-laptop"]').exists()).toBe(false);
+    document.body.innerHTML = '';
+    const core = installFakeApi();
+    const wrapper = mountControls(withMailbox);
+    expect(wrapper.get('[data-testid="demo-controls"]').text()).toContain('through the demo’s mailbox');
+    await wrapper.get('[data-testid="demo-laptop-close"]').trigger('click');
+    const [close] = core.pending('demo.laptop');
+    expect(close?.args).toEqual({ open: false });
+    const note = 'While the laptop is closed, 3 guest messages and a review reached your mailbox: they wait there.';
+    close!.answer(ok({ ...withMailbox, laptopClosedAt: Date.now(), laptopNote: note }));
+    await flushPromises();
+    expect(wrapper.get('[data-testid="demo-laptop-note"]').text()).toBe(note);
+    await wrapper.get('[data-testid="demo-laptop-open"]').trigger('click');
+    const [open] = core.pending('demo.laptop');
+    expect(open?.args).toEqual({ open: true });
+    open!.answer(ok(withMailbox));
+    await flushPromises();
+    expect(wrapper.find('[data-testid="demo-laptop-close"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('a refusal says why, next to the laptop', async () => {
+    installFakeApi({
+      'demo.laptop': () =>
+        fail({ code: 'not_configured', message: 'The demo’s mailbox is not running.', retryable: false }),
+    });
+    const wrapper = mountControls(withMailbox);
+    await wrapper.get('[data-testid="demo-laptop-close"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[data-testid="demo-laptop-error"]').text()).toContain('The demo’s mailbox is not running.');
+    wrapper.unmount();
+  });
+});
