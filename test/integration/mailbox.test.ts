@@ -109,6 +109,49 @@ describe('the desktop and its mailbox', () => {
     expect(health).toMatchObject({ waiting: 0 });
   }, 60_000);
 
+  it('keeps what arrived while the computer was off across a restart, until a new catch-up replaces it or an unpair', async () => {
+    const mailbox = await mailboxProgram();
+    const environment = { url: mailbox.url, code: mailbox.code! };
+    const first = await core({ mailbox: environment });
+    await connected(first);
+    const { dataDir } = first;
+    await switchOff(first);
+    for (let i = 0; i < 3; i++) expect((await mailbox.push(guestMessage(i), su)).status).toBe(200);
+
+    const second = await core({ mailbox: environment, dataDir });
+    const caught = await eventually(
+      () => status(second),
+      (s) => s.whileOff !== null && s.connected,
+      30_000,
+    );
+    expect(caught.whileOff).toMatchObject({ messages: 3, text: '3 messages arrived while this computer was off' });
+    await switchOff(second);
+
+    // Started again with nothing waiting: the last summary is still said, as it was.
+    const third = await core({ mailbox: environment, dataDir });
+    expect((await status(third)).whileOff).toEqual(caught.whileOff);
+    expect((await connected(third)).whileOff).toEqual(caught.whileOff);
+    await switchOff(third);
+
+    // A new catch-up replaces it.
+    expect((await mailbox.push(guestMessage(3), su)).status).toBe(200);
+    const fourth = await core({ mailbox: environment, dataDir });
+    const replaced = await eventually(
+      () => status(fourth),
+      (s) => s.connected && s.whileOff?.messages === 1,
+      30_000,
+    );
+    expect(replaced.whileOff).toMatchObject({ messages: 1, text: '1 message arrived while this computer was off' });
+    expect(replaced.whileOff!.collectedAt).toBeGreaterThan(caught.whileOff!.collectedAt);
+
+    // Unpaired: gone, and still gone after a restart.
+    expect((await clientOf(fourth).call('mailbox.unpair')).whileOff).toBeNull();
+    await switchOff(fourth);
+    const fifth = await core({ dataDir });
+    expect((await status(fifth)).whileOff).toBeNull();
+    expect(messageIds(fifth)).toEqual([0, 1, 2, 3].map((i) => `mbx-${i}`));
+  }, 90_000);
+
   it('while running, a delivery to the mailbox is in the inbox within a second', async () => {
     const mailbox = await mailboxProgram();
     const ctx = await core({ mailbox: { url: mailbox.url, code: mailbox.code! } });

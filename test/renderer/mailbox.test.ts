@@ -327,4 +327,31 @@ describe('what arrived while this computer was off, in the inbox', () => {
     expect(wrapper.get('[data-testid="mailbox-while-off"]').text()).toContain('x');
     wrapper.unmount();
   });
+
+  it('after a reload, says again the summary the core kept (not put away), with its counts and times', async () => {
+    const kept = {
+      ...whileOff(Date.now() - 5 * MINUTE),
+      messages: 7,
+      text: '7 messages arrived while this computer was off',
+    };
+    installFakeApi({ 'mailbox.status': () => ok(paired({ whileOff: kept })) });
+    const mountNote = async () => {
+      const wrapper = mount(WhileOffNote, { global: { plugins: [PrimeVue, pinia] }, attachTo: document.body });
+      const store = (await import('@renderer/features/mailbox/mailboxStore')).useMailboxStore();
+      await store.load();
+      await flushPromises();
+      return wrapper;
+    };
+    let wrapper = await mountNote();
+    const before = wrapper.get('[data-testid="mailbox-while-off"]').text();
+    expect(before).toContain('7 messages arrived while this computer was off');
+    wrapper.unmount();
+
+    // A new window (a reload), the core still saying the same summary: the same note, word for word.
+    pinia = createPinia();
+    setActivePinia(pinia);
+    wrapper = await mountNote();
+    expect(wrapper.get('[data-testid="mailbox-while-off"]').text()).toBe(before);
+    wrapper.unmount();
+  });
 });

@@ -38,6 +38,25 @@ function add(total: Collected, more: Collected): void {
 
 const REVIEW_KINDS: readonly (DeliveryKind | null)[] = ['review', 'legacy-review'];
 
+/** What the filing of opened deliveries brought, by kind (new ones only), and when they reached the mailbox. */
+function count(outcomes: readonly GroupOutcome[], opened: readonly { receivedAt: number }[]): Collected {
+  const collected = nothingCollected();
+  outcomes.forEach((outcome, i) => {
+    if (!('result' in outcome)) return;
+    const { result } = outcome;
+    const at = opened[i]!.receivedAt;
+    let counted = true;
+    if (result.outcome === 'quarantined' || result.outcome === 'not-json') collected.quarantined += 1;
+    else if (result.outcome !== 'stored') counted = false;
+    else if (result.kind === 'message') collected.messages += 1;
+    else if (REVIEW_KINDS.includes(result.kind)) collected.reviews += 1;
+    if (!counted) return;
+    collected.from = collected.from === null ? at : Math.min(collected.from, at);
+    collected.to = collected.to === null ? at : Math.max(collected.to, at);
+  });
+  return collected;
+}
+
 /** What the collector tells the service: each change of its state, once it happened. */
 export interface CollectorEvents {
   /** Caught up with what waited and listening live (true), or not (false). */
@@ -49,8 +68,11 @@ export interface CollectorEvents {
   problem(message: string | null, unreachable?: boolean): void;
   /** A group was filed (and its position saved with it). */
   filed(collected: Collected): void;
-  /** A catch-up after connecting collected what had waited: "… arrived while this computer was off". */
-  caughtUp(collected: Collected): void;
+  /**
+   * A catch-up after connecting collected what had waited: "… arrived while this computer was off". `saved`: it was
+   * written with the filing of its last group (else there was nothing left to file then, and it is the service's).
+   */
+  caughtUp(collected: Collected, saved: boolean): void;
   /** The stream is live: a moment to read the mailbox's health. */
   live(signal: AbortSignal): void;
   /** The mailbox no longer knows this device (401: unpaired there, or set up again). Collecting has stopped. */
@@ -65,11 +87,12 @@ export interface CollectorDeps {
   position(): number;
   /**
    * Files opened deliveries through the intake (the same path as a push) and, in the same transaction, saves the
-   * position `upTo` (see `savePosition`); answers the outcomes in order.
+   * position `upTo` answers and, when this group completes a catch-up that brought something, what it brought
+   * (`caughtUp`); answers the outcomes in order.
    */
   file(
     deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
-    upTo: (outcomes: readonly GroupOutcome[]) => number,
+    upTo: (outcomes: readonly GroupOutcome[]) => { position: number; caughtUp: Collected | null },
   ): Promise<readonly GroupOutcome[]>;
   /** Saves the position alone (past boxes that could not be opened). */
   skipTo(seq: number): void;
@@ -91,9 +114,19 @@ export function startCollector(deps: CollectorDeps) {
   /** What catching up has filed so far: kept across a connection that failed half-way, told once it is done. */
   let caught = nothingCollected();
 
-  /** Opens, files and saves the position of deliveries in order; tells the mailbox once committed. */
-  async function fileGroup(deliveries: readonly SealedDelivery[], signal: AbortSignal): Promise<Collected> {
-    const collected = nothingCollected();
+  /** True once the catch-up's summary was saved with the filing of its last group. */
+  let caughtSaved = false;
+
+  /**
+   * Opens, files and saves the position of deliveries in order; tells the mailbox once committed. `completes`: this
+   * is a catch-up's last group, and what the catch-up filed before it.
+   */
+  async function fileGroup(
+    deliveries: readonly SealedDelivery[],
+    signal: AbortSignal,
+    completes: Collected | null = null,
+  ): Promise<Collected> {
+    let collected = nothingCollected();
     const fresh = deliveries.filter((d) => d.seq > deps.position()).sort((a, b) => a.seq - b.seq);
     if (fresh.length === 0) return collected;
     const opened: { seq: number; raw: Uint8Array; receivedAt: number }[] = [];
@@ -113,28 +146,27 @@ export function startCollector(deps: CollectorDeps) {
       deps.skipTo(last);
     } else {
       let failedAt: number | null = null;
+      let summary = null as Collected | null;
       const outcomes = await deps.file(opened, (results) => {
         // How far everything was filed: up to the first delivery that failed on its own (a bug, not the store;
         // taken again at the next connection), else the whole group.
         const failed = results.findIndex((o) => 'error' in o);
         failedAt = failed < 0 ? null : opened[failed]!.seq;
-        return failedAt === null
-          ? last
-          : Math.max(deps.position(), ...fresh.filter((d) => d.seq < failedAt!).map((d) => d.seq));
+        collected = count(results, opened);
+        if (failedAt === null && completes) {
+          const total = { ...completes };
+          add(total, collected);
+          summary = total.messages + total.reviews + total.quarantined > 0 ? total : null;
+        }
+        return {
+          position:
+            failedAt === null
+              ? last
+              : Math.max(deps.position(), ...fresh.filter((d) => d.seq < failedAt!).map((d) => d.seq)),
+          caughtUp: summary,
+        };
       });
-      outcomes.forEach((outcome, i) => {
-        if (!('result' in outcome)) return;
-        const { result } = outcome;
-        const at = opened[i]!.receivedAt;
-        let counted = true;
-        if (result.outcome === 'quarantined' || result.outcome === 'not-json') collected.quarantined += 1;
-        else if (result.outcome !== 'stored') counted = false;
-        else if (result.kind === 'message') collected.messages += 1;
-        else if (REVIEW_KINDS.includes(result.kind)) collected.reviews += 1;
-        if (!counted) return;
-        collected.from = collected.from === null ? at : Math.min(collected.from, at);
-        collected.to = collected.to === null ? at : Math.max(collected.to, at);
-      });
+      if (summary) caughtSaved = true;
       events.filed(collected);
       if (failedAt !== null) {
         const error = outcomes.find((o): o is { error: unknown } => 'error' in o)!.error;
@@ -153,16 +185,19 @@ export function startCollector(deps: CollectorDeps) {
   /** One connection: the catch-up, then the live stream until it ends or fails (it always ends by a throw). */
   async function session(controller: AbortController, connectedAgain: () => void): Promise<never> {
     const { signal } = controller;
+    caughtSaved = false;
     for (let first = true; ; first = false) {
       const page = await client.deliveries(deps.position(), CATCH_UP_PAGE, signal);
       // It answers again: the last problem is over (one found while filing what follows is said anew).
       if (first) events.problem(null);
-      add(caught, await fileGroup(page.deliveries, signal));
-      if (!page.more || page.deliveries.length === 0) break;
+      const lastPage = !page.more || page.deliveries.length === 0;
+      add(caught, await fileGroup(page.deliveries, signal, lastPage ? caught : null));
+      if (lastPage) break;
     }
     connectedAgain();
-    if (caught.messages + caught.reviews + caught.quarantined > 0) events.caughtUp(caught);
+    if (caught.messages + caught.reviews + caught.quarantined > 0) events.caughtUp(caught, caughtSaved);
     caught = nothingCollected();
+    caughtSaved = false;
 
     // Live: deliveries are filed in the order they come, those that come during a commit together in the next one.
     let waiting: SealedDelivery[] = [];

@@ -107,7 +107,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   let connected = false;
   let unreachableSince: number | null = null;
   let lastError: MailboxStatus['lastError'] = null;
-  let whileOff: MailboxWhileOff | null = null;
   let lastCollectedAt: number | null = null;
   let health: { at: number; value: MailboxHealth } | null = null;
   let healthTimer: NodeJS.Timeout | null = null;
@@ -134,6 +133,34 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     const privateKey = secrets.get(PRIVATE_KEY_SECRET);
     return url && deviceId && token && privateKey ? { url, deviceId, token, privateKey } : null;
   };
+  /** What the last catch-up brought, kept with the position (so that a restart still says it). */
+  const whileOff = (): MailboxWhileOff | null => {
+    const row = database.db
+      .prepare(
+        `SELECT while_off_messages AS messages, while_off_reviews AS reviews, while_off_quarantined AS quarantined,
+                while_off_from AS "from", while_off_to AS "to", while_off_collected_at AS collectedAt
+           FROM mailbox_position WHERE id = 1`,
+      )
+      .get() as Omit<MailboxWhileOff, 'text'> | { collectedAt: null } | undefined;
+    if (!row || row.collectedAt === null) return null;
+    const counts = row as Omit<MailboxWhileOff, 'text'>;
+    return { ...counts, text: whileOffText(counts) };
+  };
+  /** Keeps what a catch-up brought in place of the last one (`db`: inside the transaction that filed it). */
+  const saveWhileOff = (db: Database['db'], collected: Collected) =>
+    db
+      .prepare(
+        `UPDATE mailbox_position SET while_off_messages = ?, while_off_reviews = ?, while_off_quarantined = ?,
+                while_off_from = ?, while_off_to = ?, while_off_collected_at = ? WHERE id = 1`,
+      )
+      .run(
+        collected.messages,
+        collected.reviews,
+        collected.quarantined,
+        collected.from ?? deps.now(),
+        collected.to ?? deps.now(),
+        deps.now(),
+      );
   const position = (): number =>
     (
       database.db.prepare('SELECT position FROM mailbox_position WHERE id = 1').get() as
@@ -164,8 +191,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         deps.fileCollected(
           deliveries,
           (db, outcomes) => {
-            const seq = upTo(outcomes);
+            const { position: seq, caughtUp } = upTo(outcomes);
             db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq);
+            // The catch-up's last group: what it brought is kept in the same commit.
+            if (caughtUp) saveWhileOff(db, caughtUp);
           },
           source,
         ),
@@ -191,16 +220,9 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           lastCollectedAt = deps.now();
           deps.onChange();
         },
-        caughtUp(collected) {
-          whileOff = {
-            messages: collected.messages,
-            reviews: collected.reviews,
-            quarantined: collected.quarantined,
-            from: collected.from ?? deps.now(),
-            to: collected.to ?? deps.now(),
-            collectedAt: deps.now(),
-            text: whileOffText(collected),
-          };
+        caughtUp(collected, saved) {
+          // Not saved yet when its last group had nothing left to file (an empty last page, or boxes not opened).
+          if (!saved) database.transaction(() => saveWhileOff(database.db, collected));
           deps.onChange();
         },
         live(signal) {
@@ -293,7 +315,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         .prepare('INSERT OR REPLACE INTO mailbox_position (id, mailbox_id, device_id, position) VALUES (1, ?, ?, 0)')
         .run(answer.mailboxId, answer.deviceId),
     );
-    whileOff = null;
     health = null;
     unreachableSince = null;
     problem(null);
@@ -353,7 +374,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         waiting: health?.value.waiting ?? null,
         up: up.map(({ from, to }) => ({ from, to })),
         checkedAt: health?.at ?? null,
-        whileOff,
+        whileOff: paired ? whileOff() : null,
         lastError,
         demo,
         paused: paired !== null && paused,
@@ -377,7 +398,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           told = errorText(error);
         }
         forget();
-        whileOff = null;
         problem(
           told === null
             ? null
@@ -405,7 +425,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           .unpair(paired.deviceId)
           .catch(() => undefined);
         forget();
-        whileOff = null;
         problem(null);
         deps.onChange();
       }),
