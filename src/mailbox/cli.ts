@@ -8,7 +8,7 @@ import { openMailboxStore } from './store';
 
 const USAGE = `usage:
   npm run mailbox -- --port N --data DIR [--host H] [--retention-days D] [--trust-proxy ADDR[,ADDR…]]
-                                                                            run the mailbox
+                     [--public-url https://NAME]                            run the mailbox
   npm run mailbox -- pair --data DIR                                        print a new pairing code`;
 
 /** An option given on the command line, else from the environment (MAILBOX_PORT, MAILBOX_DATA…, for containers). */
@@ -18,6 +18,7 @@ const ENV: Record<string, string> = {
   host: 'MAILBOX_HOST',
   'retention-days': 'MAILBOX_RETENTION_DAYS',
   'trust-proxy': 'MAILBOX_TRUST_PROXY',
+  'public-url': 'MAILBOX_PUBLIC_URL',
 };
 
 function wholeNumber(name: string, raw: string, min: number, max: number, what: string): number {
@@ -47,6 +48,7 @@ export async function runMailboxCli(argv: string[], env: NodeJS.ProcessEnv): Pro
         host: { type: 'string' },
         'retention-days': { type: 'string' },
         'trust-proxy': { type: 'string' },
+        'public-url': { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -69,7 +71,7 @@ export async function runMailboxCli(argv: string[], env: NodeJS.ProcessEnv): Pro
   const dataDir = resolve(data);
 
   if (command === 'pair') {
-    for (const name of ['port', 'host', 'retention-days', 'trust-proxy'] as const)
+    for (const name of ['port', 'host', 'retention-days', 'trust-proxy', 'public-url'] as const)
       if ((values as Record<string, unknown>)[name] !== undefined)
         throw new Error(`--${name}: not an option of "pair"`);
     const store = openMailboxStore(dataDir);
@@ -101,6 +103,21 @@ export async function runMailboxCli(argv: string[], env: NodeJS.ProcessEnv): Pro
         `--trust-proxy: the IP address of the reverse proxy in front (such as 127.0.0.1), got "${address}"`,
       );
 
+  // The address Su fetches photos from (else the one a computer used to hand them over).
+  const publicUrl = option('public-url')?.trim().replace(/\/+$/, '');
+  if (publicUrl !== undefined) {
+    let parsedUrl: URL | null = null;
+    try {
+      parsedUrl = new URL(publicUrl);
+    } catch {
+      // Said below.
+    }
+    if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol) || parsedUrl.pathname !== '/' || parsedUrl.search)
+      throw new Error(
+        `--public-url: the address Su reaches this mailbox at, such as https://mailbox.example.com, got "${publicUrl}"`,
+      );
+  }
+
   let mailbox;
   try {
     mailbox = await startMailbox({
@@ -108,6 +125,7 @@ export async function runMailboxCli(argv: string[], env: NodeJS.ProcessEnv): Pro
       port,
       host,
       trustProxy,
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
       ...(retentionDays !== undefined ? { retentionDays } : {}),
     });
   } catch (error) {

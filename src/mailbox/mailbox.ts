@@ -5,6 +5,7 @@ import { basicCredentials } from '../receiving/basicAuth';
 import { startReceiver, type ReceivedDelivery, type RunningReceiver } from '../receiving/receiver';
 import type { GroupOutcome } from '../receiving/groupWriter';
 import type { ListenerLimits } from '../receiving/listenerGuard';
+import { createMediaShelf, mediaRoutes, type MediaShelf } from './media';
 import { mailboxRoutes } from './routes';
 import { newPairingCode } from './pairing';
 import { openMailboxStore, type MailboxStore } from './store';
@@ -33,6 +34,11 @@ export interface MailboxOptions {
    * not believed.
    */
   trustProxy?: readonly string[];
+  /**
+   * The address Su reaches this mailbox at (`https://mailbox.example.com`), for the photos' addresses. Without it, the
+   * address a computer used to hand a photo over (its Host, and https when the trusted proxy says so).
+   */
+  publicUrl?: string;
 }
 
 export interface RunningMailbox {
@@ -40,6 +46,8 @@ export interface RunningMailbox {
   url: string;
   port: number;
   store: MailboxStore;
+  /** Photos handed over for Su to fetch. */
+  media: MediaShelf;
   receiver: RunningReceiver;
   /** The pairing code printed at this start (while no device is paired), else null. */
   pairingCode: string | null;
@@ -85,6 +93,16 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
     const startedAt = now();
     const deviceOf = (request: FastifyRequest) => store.deviceOfToken(bearerOf(request));
     const authenticate = (request: FastifyRequest) => deviceOf(request) !== null;
+    const shelf = createMediaShelf(store, options.dataDir);
+    shelf.sweep();
+    const fromProxy = (request: FastifyRequest) =>
+      trusted.has((request.socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
+    const publicBase = (request: FastifyRequest): string => {
+      if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
+      const proto = fromProxy(request) && request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+      const hostHeader = request.headers.host ?? '';
+      return `${proto}://${/^[A-Za-z0-9.:[\]-]{1,300}$/.test(hostHeader) ? hostHeader : `${host}:${request.socket.localPort}`}`;
+    };
 
     const receiver = await startReceiver({
       host,
@@ -109,7 +127,8 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
       },
       onListening: () => void uptime.up(),
       onClosed: () => uptime.down(),
-      routes: (app) =>
+      routes: (app) => {
+        mediaRoutes(app, { shelf, publicBase, deviceOf, access: { device: { authenticate } } });
         mailboxRoutes(app, {
           store,
           hub,
@@ -121,13 +140,19 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
             device: { authenticate },
             stream: { authenticate, stream: true },
           },
-        }),
+        });
+      },
     });
     sweeper = setInterval(() => {
       try {
         store.sweep();
       } catch (error) {
         console.error(`mailbox: old deliveries could not be forgotten: ${errorText(error)}`);
+      }
+      try {
+        shelf.sweep();
+      } catch (error) {
+        console.error(`mailbox: photos past their day could not be forgotten: ${errorText(error)}`);
       }
     }, options.sweepEveryMs ?? SWEEP_EVERY_MS);
     sweeper.unref();
@@ -137,6 +162,7 @@ export async function startMailbox(options: MailboxOptions): Promise<RunningMail
       url: `http://${shown}:${receiver.port}`,
       port: receiver.port,
       store,
+      media: shelf,
       receiver,
       pairingCode,
       openStreams: hub.openStreams,

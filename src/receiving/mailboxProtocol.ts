@@ -156,3 +156,14 @@ export interface MailboxErrorAnswer {
   message: string;
   field?: string;
 }
+
+/**
+ * Photos (`PUT /mailbox/media/:name`): the largest upload copy a mailbox keeps for Su to fetch (the desktop reads Su's
+ * copy back with the same cap), and how long its address answers at most.
+ */
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+export const MEDIA_TTL_MS = 24 * 60 * 60 * 1000;
+/** A device's own name for a photo it hands over (it deletes it by that name). */
+export const MEDIA_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/;
+export const mediaAnswerSchema = z.object({ url: z.string().url(), expiresAt: z.number().int() });
+export type MediaAnswer = z.infer<typeof mediaAnswerSchema>;
