@@ -105,5 +105,10 @@ describe('the desktop killed while it collects from its mailbox', () => {
       (s) => s.connected,
     );
     expect(status).toMatchObject({ paired: true, connected: true, lastError: null });
+    // What arrived while it was off counts every delivery, those filed by the runs that were killed too.
+    expect(status.whileOff).toMatchObject({
+      messages: total,
+      text: `${total} messages arrived while this computer was off`,
+    });
   }, 120_000);
 });

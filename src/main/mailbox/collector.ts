@@ -87,13 +87,18 @@ export interface CollectorDeps {
   position(): number;
   /**
    * Files opened deliveries through the intake (the same path as a push) and, in the same transaction, saves the
-   * position `upTo` answers and, when this group completes a catch-up that brought something, what it brought
-   * (`caughtUp`); answers the outcomes in order.
+   * position `upTo` answers and, while catching up, what the catch-up filed so far (`catchUp.total`; `done`: this
+   * group completes it); answers the outcomes in order.
    */
   file(
     deliveries: readonly { raw: Uint8Array; receivedAt: number }[],
-    upTo: (outcomes: readonly GroupOutcome[]) => { position: number; caughtUp: Collected | null },
+    upTo: (outcomes: readonly GroupOutcome[]) => {
+      position: number;
+      catchUp: { total: Collected; done: boolean } | null;
+    },
   ): Promise<readonly GroupOutcome[]>;
+  /** What an unfinished catch-up filed so far (saved with its groups: a run killed in the middle counts too). */
+  catching(): Collected;
   /** Saves the position alone (past boxes that could not be opened). */
   skipTo(seq: number): void;
   events: CollectorEvents;
@@ -111,20 +116,20 @@ export function startCollector(deps: CollectorDeps) {
   let stopped = false;
   let current: AbortController | null = null;
   let wake: (() => void) | null = null;
-  /** What catching up has filed so far: kept across a connection that failed half-way, told once it is done. */
+  /** What catching up has filed so far (as saved: across a connection that failed half-way), told once it is done. */
   let caught = nothingCollected();
 
   /** True once the catch-up's summary was saved with the filing of its last group. */
   let caughtSaved = false;
 
   /**
-   * Opens, files and saves the position of deliveries in order; tells the mailbox once committed. `completes`: this
-   * is a catch-up's last group, and what the catch-up filed before it.
+   * Opens, files and saves the position of deliveries in order; tells the mailbox once committed. `catchUp`: a
+   * catch-up's group, what it filed before, and whether this is its last.
    */
   async function fileGroup(
     deliveries: readonly SealedDelivery[],
     signal: AbortSignal,
-    completes: Collected | null = null,
+    catchUp: { before: Collected; last: boolean } | null = null,
   ): Promise<Collected> {
     let collected = nothingCollected();
     const fresh = deliveries.filter((d) => d.seq > deps.position()).sort((a, b) => a.seq - b.seq);
@@ -146,27 +151,28 @@ export function startCollector(deps: CollectorDeps) {
       deps.skipTo(last);
     } else {
       let failedAt: number | null = null;
-      let summary = null as Collected | null;
+      let done = false;
       const outcomes = await deps.file(opened, (results) => {
         // How far everything was filed: up to the first delivery that failed on its own (a bug, not the store;
         // taken again at the next connection), else the whole group.
         const failed = results.findIndex((o) => 'error' in o);
         failedAt = failed < 0 ? null : opened[failed]!.seq;
         collected = count(results, opened);
-        if (failedAt === null && completes) {
-          const total = { ...completes };
+        let total: Collected | null = null;
+        if (catchUp) {
+          total = { ...catchUp.before };
           add(total, collected);
-          summary = total.messages + total.reviews + total.quarantined > 0 ? total : null;
+          done = failedAt === null && catchUp.last;
         }
         return {
           position:
             failedAt === null
               ? last
               : Math.max(deps.position(), ...fresh.filter((d) => d.seq < failedAt!).map((d) => d.seq)),
-          caughtUp: summary,
+          catchUp: total && { total, done },
         };
       });
-      if (summary) caughtSaved = true;
+      if (done) caughtSaved = true;
       events.filed(collected);
       if (failedAt !== null) {
         const error = outcomes.find((o): o is { error: unknown } => 'error' in o)!.error;
@@ -186,12 +192,13 @@ export function startCollector(deps: CollectorDeps) {
   async function session(controller: AbortController, connectedAgain: () => void): Promise<never> {
     const { signal } = controller;
     caughtSaved = false;
+    caught = deps.catching();
     for (let first = true; ; first = false) {
       const page = await client.deliveries(deps.position(), CATCH_UP_PAGE, signal);
       // It answers again: the last problem is over (one found while filing what follows is said anew).
       if (first) events.problem(null);
       const lastPage = !page.more || page.deliveries.length === 0;
-      add(caught, await fileGroup(page.deliveries, signal, lastPage ? caught : null));
+      add(caught, await fileGroup(page.deliveries, signal, { before: caught, last: lastPage }));
       if (lastPage) break;
     }
     connectedAgain();

@@ -146,14 +146,16 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     const counts = row as Omit<MailboxWhileOff, 'text'>;
     return { ...counts, text: whileOffText(counts) };
   };
-  /** Keeps what a catch-up brought in place of the last one (`db`: inside the transaction that filed it). */
-  const saveWhileOff = (db: Database['db'], collected: Collected) =>
-    db
-      .prepare(
+  /**
+   * Keeps what a finished catch-up brought in place of the last one (when it brought anything), and ends the
+   * unfinished one (`db`: inside the transaction that filed its last group).
+   */
+  const saveWhileOff = (db: Database['db'], collected: Collected) => {
+    if (collected.messages + collected.reviews + collected.quarantined > 0)
+      db.prepare(
         `UPDATE mailbox_position SET while_off_messages = ?, while_off_reviews = ?, while_off_quarantined = ?,
                 while_off_from = ?, while_off_to = ?, while_off_collected_at = ? WHERE id = 1`,
-      )
-      .run(
+      ).run(
         collected.messages,
         collected.reviews,
         collected.quarantined,
@@ -161,6 +163,34 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         collected.to ?? deps.now(),
         deps.now(),
       );
+    saveCatching(db, null);
+  };
+  /** What an unfinished catch-up filed so far (null: none is unfinished). */
+  const saveCatching = (db: Database['db'], so: Collected | null) =>
+    db
+      .prepare(
+        `UPDATE mailbox_position SET catching_messages = ?, catching_reviews = ?, catching_quarantined = ?,
+                catching_from = ?, catching_to = ? WHERE id = 1`,
+      )
+      .run(so?.messages ?? null, so?.reviews ?? null, so?.quarantined ?? null, so?.from ?? null, so?.to ?? null);
+  const catching = (): Collected => {
+    const row = database.db
+      .prepare(
+        `SELECT catching_messages AS messages, catching_reviews AS reviews, catching_quarantined AS quarantined,
+                catching_from AS "from", catching_to AS "to" FROM mailbox_position WHERE id = 1`,
+      )
+      .get() as { messages: number | null; reviews: number | null; quarantined: number | null } & Pick<
+      Collected,
+      'from' | 'to'
+    >;
+    return {
+      messages: row?.messages ?? 0,
+      reviews: row?.reviews ?? 0,
+      quarantined: row?.quarantined ?? 0,
+      from: row?.from ?? null,
+      to: row?.to ?? null,
+    };
+  };
   const position = (): number =>
     (
       database.db.prepare('SELECT position FROM mailbox_position WHERE id = 1').get() as
@@ -187,14 +217,16 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       client: mailboxClient(paired.url, paired.token),
       privateKey: paired.privateKey,
       position,
+      catching,
       file: (deliveries, upTo) =>
         deps.fileCollected(
           deliveries,
           (db, outcomes) => {
-            const { position: seq, caughtUp } = upTo(outcomes);
+            const { position: seq, catchUp } = upTo(outcomes);
             db.prepare('UPDATE mailbox_position SET position = ? WHERE id = 1 AND position < ?').run(seq, seq);
-            // The catch-up's last group: what it brought is kept in the same commit.
-            if (caughtUp) saveWhileOff(db, caughtUp);
+            // Catching up: what it filed so far, or (its last group) what it brought, kept in the same commit.
+            if (catchUp?.done) saveWhileOff(db, catchUp.total);
+            else if (catchUp) saveCatching(db, catchUp.total);
           },
           source,
         ),
@@ -354,6 +386,21 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   }
 
   return {
+    /**
+     * Where the photos go for Su to fetch while paired (the photos feature): the mailbox's address and its calls
+     * with this computer's credential, or null when not paired.
+     */
+    media(): {
+      url: string;
+      put(name: string, bytes: Buffer): Promise<string>;
+      remove(name: string): Promise<void>;
+    } | null {
+      const paired = pairing();
+      if (!paired) return null;
+      const client = mailboxClient(paired.url, paired.token);
+      return { url: paired.url, put: client.putMedia, remove: client.deleteMedia };
+    },
+
     status(): MailboxStatus {
       const paired = pairing();
       const url = paired?.url ?? settings.get<string>(URL_KEY) ?? deps.env.url ?? null;

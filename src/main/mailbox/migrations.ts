@@ -31,6 +31,13 @@ export const MAILBOX_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mailbox_position ADD COLUMN while_off_from INTEGER;
       ALTER TABLE mailbox_position ADD COLUMN while_off_to INTEGER;
       ALTER TABLE mailbox_position ADD COLUMN while_off_collected_at INTEGER;
+      -- A catch-up not finished yet (the computer was switched off or the connection failed in the middle): what it
+      -- filed so far, saved with each group, so that the summary counts it when it ends. All null when none is.
+      ALTER TABLE mailbox_position ADD COLUMN catching_messages INTEGER;
+      ALTER TABLE mailbox_position ADD COLUMN catching_reviews INTEGER;
+      ALTER TABLE mailbox_position ADD COLUMN catching_quarantined INTEGER;
+      ALTER TABLE mailbox_position ADD COLUMN catching_from INTEGER;
+      ALTER TABLE mailbox_position ADD COLUMN catching_to INTEGER;
     `,
   },
 ];
