@@ -1,6 +1,7 @@
 import { demoFeature } from '../demo/feature';
 import { defineFeature } from '../feature';
 import { intakeFeature } from '../intake/feature';
+import { photosFeature } from '../photos/feature';
 import { mailboxHandlers } from './handlers';
 import { createMailboxService, type MailboxEnvironment } from './mailboxService';
 import { MAILBOX_MIGRATIONS } from './migrations';
@@ -40,6 +41,8 @@ export const mailboxFeature = defineFeature({
       pause: () => mailbox.pause(),
       resume: () => mailbox.resume(),
     });
+    // With a mailbox paired, the photos Su fetches are handed to it and served there (no tunnel needed).
+    context.use(photosFeature).mailboxMedia.attach(() => mailbox.media());
     return {
       handlers: feature.handlers,
       // SECURITY: the pairing code from INNKEEPER_MAILBOX_CODE is not in the secret file: guarded all the same. (The

@@ -1,8 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   confirmAnswerSchema,
   deliveriesAnswerSchema,
   healthAnswerSchema,
+  mediaAnswerSchema,
   pairAnswerSchema,
   sealedDeliverySchema,
   type DeliveriesAnswer,
@@ -12,6 +13,8 @@ import {
   type SealedDelivery,
 } from '../../receiving/mailboxProtocol';
 import { errorText } from '../../shared/result';
+
+const mediaDeletedSchema = z.object({ deleted: z.boolean() });
 
 /** How long one call to the mailbox may take (the stream has its own rule: a ping at least this often). */
 const CALL_TIMEOUT_MS = 20_000;
@@ -117,6 +120,26 @@ export function mailboxClient(baseUrl: string, token?: string) {
       call('POST', '/mailbox/confirm', confirmAnswerSchema, { upTo }, signal),
     health: (signal?: AbortSignal): Promise<MailboxHealth> =>
       call('GET', '/mailbox/health', healthAnswerSchema, undefined, signal),
+    /** Hands a photo to the mailbox for Su to fetch: answers its public address. */
+    putMedia: async (name: string, bytes: Buffer): Promise<string> => {
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}/mailbox/media/${encodeURIComponent(name)}`, {
+          method: 'PUT',
+          headers: { ...headers(false), 'content-type': 'image/jpeg' },
+          body: new Uint8Array(bytes),
+          signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+          redirect: 'error',
+        });
+      } catch (error) {
+        throw new MailboxUnreachable(networkText(error));
+      }
+      return (await answerOf(response, mediaAnswerSchema)).url;
+    },
+    /** The photo's address stops answering (Su has its copy, or it is no longer needed). */
+    deleteMedia: async (name: string): Promise<void> => {
+      await call('DELETE', `/mailbox/media/${encodeURIComponent(name)}`, mediaDeletedSchema);
+    },
     unpair: async (deviceId: string): Promise<void> => {
       const response = await fetch(`${baseUrl}/mailbox/devices/${encodeURIComponent(deviceId)}`, {
         method: 'DELETE',

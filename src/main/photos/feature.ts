@@ -10,7 +10,7 @@ import { createImageReader } from './imageReader';
 import { createPhotoFiles } from './library';
 import { createMediaLinks } from './media';
 import { PHOTOS_MIGRATIONS } from './migrations';
-import { createPhotosService, PHOTO_KINDS, type PhotoKinds } from './photosService';
+import { createPhotosService, PHOTO_KINDS, type MailboxMedia, type PhotoKinds } from './photosService';
 import { fetchImageBytes, photoReach, providerOnThisComputer, smallJpeg } from './reach';
 
 /** How often uploaded photos are checked at Su (whether Su's copy answers yet). */
@@ -42,8 +42,11 @@ export const photosFeature = defineFeature({
         if (hotel) changed(hotel.hotel_id);
       },
     });
-    // The photo addresses are answered on the listener Su already reaches (its tunnel, or the owner's address).
+    // The photo addresses are answered on the listener Su already reaches (its tunnel, or the owner's address)...
     intake.publicRoutes((app) => media.routes(app));
+    // ...or, with a mailbox paired (the demo's own too), by the mailbox: no tunnel, no address of the owner's.
+    let mailboxMedia: () => MailboxMedia | null = () => null;
+    const mailbox = () => mailboxMedia();
     const photos = createPhotosService({
       database,
       outbox: outboxFor<PhotoKinds>(context.use(outboxFeature)),
@@ -51,8 +54,13 @@ export const photosFeature = defineFeature({
       files,
       media,
       provider: () => connection.active(),
-      reach: () =>
-        photoReach(intake.status(), providerOnThisComputer(profiles.resolve(connection.active()).mainBaseUrl)),
+      reach: () => {
+        const paired = mailbox();
+        return paired
+          ? { baseUrl: paired.url, reason: null }
+          : photoReach(intake.status(), providerOnThisComputer(profiles.resolve(connection.active()).mainBaseUrl));
+      },
+      mailbox,
       roomsOf: (hotelId) =>
         rates
           .properties()
@@ -62,6 +70,23 @@ export const photosFeature = defineFeature({
       fetchImage: fetchImageBytes,
       changed,
     });
+
+    /**
+     * Addresses at the mailbox that are done with (Su's copy answers, the upload settled, a day passed): deleted there.
+     * One the mailbox cannot be told about now is tried again at the next round (it forgets it after its day anyway).
+     */
+    const clearAtMailbox = async () => {
+      const paired = mailbox();
+      for (const link of media.toClearAtMailbox()) {
+        // Unpaired meanwhile: the mailbox dropped this computer's photos with its pairing.
+        if (!paired) media.clearedAtMailbox(link.token);
+        else
+          await paired.remove(link.name).then(
+            () => media.clearedAtMailbox(link.token),
+            () => undefined,
+          );
+      }
+    };
 
     let verifying = false;
     const check = () => {
@@ -73,6 +98,7 @@ export const photosFeature = defineFeature({
         .then((touched) =>
           Promise.all(touched.map((hotelId) => photos.reconcile(hotelId).then(() => changed(hotelId)))),
         )
+        .then(clearAtMailbox)
         .catch((error: unknown) => console.error(`photos: ${String(error)}`))
         .finally(() => (verifying = false));
     };
@@ -90,9 +116,9 @@ export const photosFeature = defineFeature({
     const client = () => connection.provider();
     const outboxKinds: PhotoKinds = {
       [PHOTO_KINDS.create]: {
-        send: (payload) => {
-          const request = photos.createRequest(payload);
-          return request ? client().images.create(request) : Promise.resolve({ nothingLeft: true });
+        send: async (payload) => {
+          const request = await photos.createRequest(payload);
+          return request ? client().images.create(request) : { nothingLeft: true };
         },
         markSentRefusal: (item) => photos.markSentRefusal(item),
         changed: afterChange,
@@ -107,6 +133,14 @@ export const photosFeature = defineFeature({
     };
 
     return {
+      provides: {
+        /** The mailbox feature (later in the list) says here how to reach the paired mailbox, if any. */
+        mailboxMedia: {
+          attach(source: () => MailboxMedia | null): void {
+            mailboxMedia = source;
+          },
+        },
+      },
       outboxKinds,
       handlers: photosHandlers({ photos, files, thumbnailOf: (bytes) => smallJpeg(reader, bytes) }),
       start(): void {

@@ -45,11 +45,13 @@ export function createMediaLinks(deps: {
     return token;
   }
 
-  /** The photo a token serves now, or null (unknown, revoked, expired). */
+  /** The photo a token serves now, or null (unknown, revoked, expired, or served by the mailbox instead). */
   function resolve(token: string): number | null {
     if (!/^[0-9a-f]{32}$/.test(token)) return null;
     const row = db
-      .prepare('SELECT photo_id FROM media_links WHERE token = ? AND revoked_at IS NULL AND expires_at > ?')
+      .prepare(
+        'SELECT photo_id FROM media_links WHERE token = ? AND revoked_at IS NULL AND expires_at > ? AND mailbox_name IS NULL',
+      )
       .get(token, deps.now()) as { photo_id: number } | undefined;
     return row?.photo_id ?? null;
   }
@@ -57,6 +59,36 @@ export function createMediaLinks(deps: {
   return {
     issue,
     resolve,
+    /**
+     * An address served by the owner's mailbox instead of this computer: its row (so that it is revoked and deleted
+     * there like any other) and the name the photo gets at the mailbox (`<random>-<caption>.jpg`).
+     */
+    issueAtMailbox(photoId: number, fileName: string): { token: string; name: string } {
+      const token = issue(photoId);
+      const name = `${token.slice(0, 12)}-${fileName}`;
+      db.prepare('UPDATE media_links SET mailbox_name = ? WHERE token = ?').run(name, token);
+      return { token, name };
+    },
+    /** Addresses at the mailbox to delete there: revoked or past their day, and not deleted yet. */
+    toClearAtMailbox(): { token: string; name: string; photoId: number }[] {
+      return db
+        .prepare(
+          `SELECT token, mailbox_name AS name, photo_id AS photoId FROM media_links
+           WHERE mailbox_name IS NOT NULL AND mailbox_cleared_at IS NULL AND (revoked_at IS NOT NULL OR expires_at <= ?)`,
+        )
+        .all(deps.now()) as { token: string; name: string; photoId: number }[];
+    },
+    /** The mailbox no longer serves this address (deleted there, or this computer was unpaired from it). */
+    clearedAtMailbox(token: string): void {
+      db.prepare('UPDATE media_links SET mailbox_cleared_at = ? WHERE token = ?').run(deps.now(), token);
+    },
+    /** Whether the photo's latest address was served by the mailbox (this computer does not see Su fetch it). */
+    atMailbox(photoId: number): boolean {
+      const row = db
+        .prepare('SELECT mailbox_name FROM media_links WHERE photo_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+        .get(photoId) as { mailbox_name: string | null } | undefined;
+      return row?.mailbox_name != null;
+    },
     /** Revokes every address of a photo (Su has its copy, or the photo left the library). */
     revoke(photoId: number): void {
       db.prepare('UPDATE media_links SET revoked_at = ? WHERE photo_id = ? AND revoked_at IS NULL').run(

@@ -67,4 +67,17 @@ export const PHOTOS_MIGRATION: Migration = {
   `,
 };
 
-export const PHOTOS_MIGRATIONS: readonly Migration[] = [PHOTOS_MIGRATION];
+/**
+ * Photos handed to the owner's mailbox for Su to fetch (no tunnel needed): the name a link has there, and when it
+ * was deleted there (once Su's copy answers, the photo is settled, or its day is over).
+ */
+export const PHOTOS_MAILBOX_MIGRATION: Migration = {
+  version: 18,
+  name: 'photos: media addresses served by the owner’s mailbox',
+  sql: `
+    ALTER TABLE media_links ADD COLUMN mailbox_name TEXT;
+    ALTER TABLE media_links ADD COLUMN mailbox_cleared_at INTEGER;
+  `,
+};
+
+export const PHOTOS_MIGRATIONS: readonly Migration[] = [PHOTOS_MIGRATION, PHOTOS_MAILBOX_MIGRATION];

@@ -15,6 +15,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem, OutboxKind } from '../outbox/types';
 import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
+import { readFileSync } from 'node:fs';
 import { createPhotoViews, type PhotoRow, type UploadRow } from './views';
 import { mediaName, MEDIA_TTL_MS, type MediaLinks } from './media';
 
@@ -28,6 +29,14 @@ export type PhotoKinds = {
 };
 /** What a property's photo work belongs to in the outbox: creates before the associations that name them, in order. */
 export const photosKey = (hotelId: string) => `photos:${hotelId}`;
+
+/** The owner's mailbox as the photos use it (src/main/mailbox): it keeps a photo and answers its public address. */
+export interface MailboxMedia {
+  /** The mailbox's address (shown as where Su fetches photos from). */
+  url: string;
+  put(name: string, bytes: Buffer): Promise<string>;
+  remove(name: string): Promise<void>;
+}
 
 /** How long the app waits for Su's copy of an uploaded photo to answer before saying Su could not fetch it. */
 export const VERIFY_WITHIN_MS = 3 * 60_000;
@@ -56,6 +65,8 @@ export function createPhotosService(deps: {
   /** Reads an address of Su's (its copy of an image); null when it does not answer with an image. */
   fetchImage: (url: string) => Promise<Buffer | null>;
   changed: (hotelId: string) => void;
+  /** The owner's paired mailbox, which serves the photos to Su instead of this computer; null without one. */
+  mailbox?: () => MailboxMedia | null;
 }) {
   const { database, outbox, now, files, media, provider } = deps;
   const { db } = database;
@@ -144,6 +155,10 @@ export function createPhotosService(deps: {
       if (!r) return { removed: false, heldAtSu: false };
       const heldAtSu = latestUpload(id)?.state === 'sent';
       media.revoke(id);
+      // Its copies at the mailbox go too (else they would answer until their day is over).
+      const mailbox = deps.mailbox?.() ?? null;
+      for (const link of media.toClearAtMailbox().filter((l) => l.photoId === id))
+        void mailbox?.remove(link.name).catch(() => undefined);
       // What was queued for this photo alone goes nowhere now: discarded, so it never blocks the property's queue
       // (an item shared with other photos sends only theirs).
       const key = photosKey(r.hotel_id);
@@ -236,9 +251,13 @@ export function createPhotosService(deps: {
       return { queued: new Set([...creates, ...[...links.values()].flat()]).size, reach: deps.reach() };
     },
 
-    /** The create request for a queued batch, made at send time from the public address in use then. */
-    createRequest(payload: PhotoCreatePayload): ImageCreate | null {
-      const base = deps.reach().baseUrl;
+    /**
+     * The create request for a queued batch, made at send time from the public address in use then: with a mailbox
+     * paired, each upload copy is handed to the mailbox first, and Su fetches it there.
+     */
+    async createRequest(payload: PhotoCreatePayload): Promise<ImageCreate | null> {
+      const mailbox = deps.mailbox?.() ?? null;
+      const base = mailbox ? mailbox.url : deps.reach().baseUrl;
       if (!base)
         throw new AppFailure({
           code: 'no_public_address',
@@ -256,15 +275,26 @@ export function createPhotosService(deps: {
         );
       // Removed from the library meanwhile: nothing is left to send.
       if (rows.length === 0) return null;
-      return {
-        hotelid: payload.hotelId,
-        proppmsid: payload.hotelId,
-        images: rows.map((r) => ({
-          url: `${base}/media/${media.issue(r.id)}/${mediaName(r.caption)}`,
-          name: r.caption,
-          pms_imageid: r.pms_image_id,
-        })),
-      };
+      const images: ImageCreate['images'] = [];
+      for (const r of rows) {
+        let url: string;
+        if (mailbox) {
+          // The row first: an address the mailbox took is deleted there in any case (revoked below, or in a day).
+          const link = media.issueAtMailbox(r.id, mediaName(r.caption));
+          try {
+            url = await mailbox.put(link.name, readFileSync(files.paths(r.id).upload));
+          } catch (error) {
+            media.revoke(r.id);
+            throw new AppFailure({
+              code: 'mailbox_unreachable',
+              message: `Su cannot fetch the photos: your mailbox did not take “${r.caption}” (${error instanceof Error ? error.message : String(error)}). They go out once it does.`,
+              retryable: true,
+            });
+          }
+        } else url = `${base}/media/${media.issue(r.id)}/${mediaName(r.caption)}`;
+        images.push({ url, name: r.caption, pms_imageid: r.pms_image_id });
+      }
+      return { hotelid: payload.hotelId, proppmsid: payload.hotelId, images };
     },
 
     associateRequest(payload: PhotoAssociatePayload): ImageAssociate | null {
@@ -324,9 +354,11 @@ export function createPhotosService(deps: {
           const fetchedAt = media.fetchedAt(u.photo_id);
           const problem = !u.su_url
             ? 'Su confirmed the upload but gave no address of its copy: upload it again.'
-            : fetchedAt
-              ? 'Su fetched it from this computer, but its copy does not answer with the image: upload it again.'
-              : 'Su never fetched it from this computer: check that the address Su reaches (the tunnel, or your own address, under Connection) is up, then upload it again.';
+            : media.atMailbox(u.photo_id)
+              ? 'Su’s copy does not answer with the image (Su fetches it from your mailbox): check that the mailbox is running, then upload it again.'
+              : fetchedAt
+                ? 'Su fetched it from this computer, but its copy does not answer with the image: upload it again.'
+                : 'Su never fetched it from this computer: check that the address Su reaches (the tunnel, or your own address, under Connection) is up, then upload it again.';
           // The address stays open (a day at most): a Su that fetches late still finds the photo, and is seen.
           db.prepare(`UPDATE photo_uploads SET verified = 'failed', problem = ? WHERE id = ?`).run(problem, u.id);
           touched.add(u.hotel_id);

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PHOTO_CHUNK_BYTES, type Photo } from '../../src/shared/photos';
+import { contractClient } from '../support/contract';
+import { startTestCore } from '../support/core';
+import { eventually } from '../support/eventually';
+
+// Photos without a tunnel: with a mailbox paired (here the demo's own, the mailbox program in-process on 127.0.0.1),
+// the upload copy is handed to the mailbox and Su (the emulator, over real loopback HTTP) fetches it there.
+
+let ctx: Awaited<ReturnType<typeof startTestCore>> | null = null;
+const { call, dispatch } = contractClient(() => ctx!.core.dispatcher);
+const HOTEL = 'IK-DEMO-001';
+
+afterEach(async () => {
+  await ctx?.stop();
+  ctx = null;
+});
+
+async function addFile(fileName: string, bytes: Buffer) {
+  const { uploadId } = await call('photos.addStart', {
+    hotelId: HOTEL,
+    fileName,
+    bytes: bytes.length,
+    assignments: { property: true, rooms: [] },
+  });
+  for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES)
+    await call('photos.addChunk', {
+      uploadId,
+      offset,
+      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
+    });
+  return (await dispatch('photos.addFinish', { uploadId })) as { value: Photo };
+}
+
+describe('photos through the mailbox', () => {
+  it('Su fetches the upload copy from the mailbox byte for byte; once its copy answers, the address is gone', async () => {
+    ctx = await startTestCore({ demoRun: { deliveries: false, mailbox: true } });
+    const mailbox = await eventually(
+      () => call('mailbox.status'),
+      (s) => s.paired && s.connected,
+    );
+    await eventually(
+      () => call('rates.properties', {}),
+      (p) => p.length >= 2,
+    );
+    const added = await addFile(
+      'sea view.jpg',
+      await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#3a7ca5' } })
+        .jpeg()
+        .toBuffer(),
+    );
+    // Where Su fetches photos from: the mailbox, not this computer's listener.
+    expect((await call('photos.list', { hotelId: HOTEL })).reach).toEqual({ baseUrl: mailbox.url, reason: null });
+
+    expect(await call('photos.upload', { hotelId: HOTEL })).toMatchObject({ queued: 1 });
+    const view = await eventually(
+      () => call('photos.list', { hotelId: HOTEL }),
+      (v) => v.photos[0]?.upload?.state === 'held',
+      20_000,
+    );
+    const copy = readFileSync(join(ctx.dataDir, 'photos', `${added.value.id}.jpg`));
+    // Su's copy is the upload copy, byte for byte.
+    const suUrl = view.photos[0]!.upload!.suUrl!;
+    expect(Buffer.from(await (await fetch(suUrl)).arrayBuffer()).equals(copy)).toBe(true);
+
+    // Su was given the mailbox's address, and fetched it there.
+    const sourceUrl = ctx.demo
+      .emulator()!
+      .state.images.get(HOTEL)!
+      .find((i) => i.pms_imageid === added.value.pmsImageId)!.source_url;
+    expect(sourceUrl).toMatch(new RegExp(`^${mailbox.url}/media/[0-9a-f]{32}/[0-9a-f]{12}-sea-view\\.jpg$`));
+    const link = ctx.core.db.db.prepare('SELECT token, mailbox_name FROM media_links').get() as {
+      token: string;
+      mailbox_name: string;
+    };
+    expect(sourceUrl.endsWith(`/${link.mailbox_name}`)).toBe(true);
+    // This computer's listener does not serve it.
+    const listener = (await call('intake.status', {})).localUrl!.replace(/\/push$/, '');
+    expect((await fetch(`${listener}/media/${link.token}/sea-view.jpg`)).status).toBe(404);
+
+    // Su's copy answers: the address is revoked here and deleted at the mailbox, which answers 404 from then on.
+    await eventually(
+      () =>
+        ctx!.core.db.db.prepare('SELECT revoked_at, mailbox_cleared_at FROM media_links').get() as {
+          revoked_at: number | null;
+          mailbox_cleared_at: number | null;
+        },
+      (row) => row.revoked_at !== null && row.mailbox_cleared_at !== null,
+      20_000,
+    );
+    expect((await fetch(sourceUrl)).status).toBe(404);
+    expect(ctx.demo.mailbox.running()!.store.db.prepare('SELECT count(*) AS n FROM media').get()).toEqual({ n: 0 });
+  }, 60_000);
+});
