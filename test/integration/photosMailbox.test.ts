@@ -95,3 +95,51 @@ describe('photos through the mailbox', () => {
     expect(ctx.demo.mailbox.running()!.store.db.prepare('SELECT count(*) AS n FROM media').get()).toEqual({ n: 0 });
   }, 60_000);
 });
+
+describe('a mailbox that does not take the photo', () => {
+  it('keeps the upload in the outbox with the reason, and the address it was to have is revoked', async () => {
+    ctx = await startTestCore({ demoRun: { deliveries: false, mailbox: true } });
+    const mailbox = await eventually(
+      () => call('mailbox.status'),
+      (s) => s.paired && s.connected,
+    );
+    await eventually(
+      () => call('rates.properties', {}),
+      (p) => p.length >= 2,
+    );
+    await addFile(
+      'garden.jpg',
+      await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#5a8a3a' } })
+        .jpeg()
+        .toBuffer(),
+    );
+    // The mailbox stops answering (still paired here).
+    await ctx.demo.mailbox.running()!.close();
+    expect(await call('photos.upload', { hotelId: HOTEL })).toMatchObject({
+      queued: 1,
+      reach: { baseUrl: mailbox.url },
+    });
+    const view = await eventually(
+      () => call('photos.list', { hotelId: HOTEL }),
+      (v) => v.photos[0]?.upload?.error != null,
+      20_000,
+    );
+    const upload = view.photos[0]!.upload!;
+    expect(['queued', 'failed']).toContain(upload.state);
+    expect(upload.error?.message).toMatch(/^Su cannot fetch the photos: your mailbox did not take “garden” \(/);
+    // Nothing went to Su, and the address it was to have is revoked (deleted at the mailbox once it answers again).
+    expect(
+      ctx.demo
+        .emulator()!
+        .state.images.get(HOTEL)
+        ?.some((i) => i.image_name === 'garden') ?? false,
+    ).toBe(false);
+    const link = ctx.core.db.db.prepare('SELECT token, revoked_at, mailbox_name FROM media_links').get() as {
+      token: string;
+      revoked_at: number | null;
+      mailbox_name: string | null;
+    };
+    expect(link.revoked_at).not.toBeNull();
+    expect(link.mailbox_name).not.toBeNull();
+  }, 60_000);
+});
