@@ -83,7 +83,7 @@ describe('photos through the mailbox', () => {
 
     // Su's copy answers: the address is revoked here and deleted at the mailbox, which answers 404 from then on.
     await eventually(
-      () =>
+      async () =>
         ctx!.core.db.db.prepare('SELECT revoked_at, mailbox_cleared_at FROM media_links').get() as {
           revoked_at: number | null;
           mailbox_cleared_at: number | null;

@@ -284,7 +284,8 @@ export function createPhotosService(deps: {
           try {
             url = await mailbox.put(link.name, readFileSync(files.paths(r.id).upload));
           } catch (error) {
-            media.revoke(r.id);
+            // None of this batch goes to Su now: the addresses the mailbox took for it are deleted there.
+            for (const done of rows.slice(0, rows.indexOf(r) + 1)) media.revoke(done.id);
             throw new AppFailure({
               code: 'mailbox_unreachable',
               message: `Su cannot fetch the photos: your mailbox did not take “${r.caption}” (${error instanceof Error ? error.message : String(error)}). They go out once it does.`,
