@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { PHOTO_CHUNK_BYTES, type Photo } from '../../src/shared/photos';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
+import { generatePassword } from '../../src/shared/secretRules';
+import { startMailboxProgram } from '../support/mailboxProgram';
 
 // Photos without a tunnel: with a mailbox paired (here the demo's own, the mailbox program in-process on 127.0.0.1),
 // the upload copy is handed to the mailbox and Su (the emulator, over real loopback HTTP) fetches it there.
@@ -14,9 +16,12 @@ let ctx: Awaited<ReturnType<typeof startTestCore>> | null = null;
 const { call, dispatch } = contractClient(() => ctx!.core.dispatcher);
 const HOTEL = 'IK-DEMO-001';
 
+let program: Awaited<ReturnType<typeof startMailboxProgram>> | null = null;
 afterEach(async () => {
   await ctx?.stop();
   ctx = null;
+  await program?.stop();
+  program = null;
 });
 
 async function addFile(fileName: string, bytes: Buffer) {
@@ -142,4 +147,61 @@ describe('a mailbox that does not take the photo', () => {
     expect(link.revoked_at).not.toBeNull();
     expect(link.mailbox_name).not.toBeNull();
   }, 60_000);
+});
+
+describe('the mailbox program, in its own process', () => {
+  it('serves the photo to Su byte for byte, and deletes it once Su has its copy', async () => {
+    program = await startMailboxProgram();
+    ctx = await startTestCore({
+      coreOptions: {
+        intakeEnv: { port: 0, username: 'su-photos', password: generatePassword() },
+        mailboxEnv: { url: program.url, code: program.code! },
+      },
+    });
+    await eventually(
+      () => call('mailbox.status'),
+      (s) => s.paired && s.connected,
+      20_000,
+    );
+    await eventually(
+      () => call('rates.properties', {}),
+      (p) => p.length >= 2,
+    );
+    const added = await addFile(
+      'breakfast room.jpg',
+      await sharp({ create: { width: 1400, height: 900, channels: 3, background: '#a5653a' } })
+        .jpeg()
+        .toBuffer(),
+    );
+    expect((await call('photos.list', { hotelId: HOTEL })).reach.baseUrl).toBe(program.url);
+    await call('photos.upload', { hotelId: HOTEL });
+    const view = await eventually(
+      () => call('photos.list', { hotelId: HOTEL }),
+      (v) => v.photos[0]?.upload?.state === 'held',
+      20_000,
+    );
+    const copy = readFileSync(join(ctx.dataDir, 'photos', `${added.value.id}.jpg`));
+    const suCopy = Buffer.from(await (await fetch(view.photos[0]!.upload!.suUrl!)).arrayBuffer());
+    expect(suCopy.equals(copy)).toBe(true);
+    const sourceUrl = ctx
+      .emulator()!
+      .state.images.get(HOTEL)!
+      .find((i) => i.pms_imageid === added.value.pmsImageId)!.source_url;
+    expect(sourceUrl.startsWith(`${program.url}/media/`)).toBe(true);
+
+    // Su's copy answers: deleted at the mailbox, its file gone from the mailbox's data folder.
+    await eventually(
+      async () => (await fetch(sourceUrl)).status,
+      (status) => status === 404,
+      20_000,
+    );
+    const mediaFiles = await eventually(
+      async () => readdirSync(join(program!.dataDir, 'media')),
+      (files) => files.length === 0,
+    );
+    expect(mediaFiles).toEqual([]);
+    await call('mailbox.unpair', {});
+    // Without a mailbox, the photos are served by this computer's listener again.
+    expect((await call('photos.list', { hotelId: HOTEL })).reach.baseUrl).not.toBe(program.url);
+  }, 90_000);
 });
