@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -136,5 +137,44 @@ describe('photos through the mailbox', () => {
     const laptop = await t.pairNew('Laptop');
     const { url } = (await (await put(t.url, laptop.token, 'p.jpg', photo())).json()) as { url: string };
     expect(url).toMatch(/^https:\/\/mailbox\.example\.com\/media\/[0-9a-f]{32}\/p\.jpg$/);
+  });
+
+  it('behind its trusted proxy, gives the https address the computer used; from anyone else the header is not believed', async () => {
+    /** A PUT as Caddy forwards it: the Host the computer used, and X-Forwarded-Proto. */
+    const forwarded = (url: string, token: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(url);
+        const body = photo();
+        const call = request(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            method: 'PUT',
+            path: '/mailbox/media/p.jpg',
+            headers: {
+              host: 'mailbox.example.com',
+              'x-forwarded-proto': 'https',
+              authorization: `Bearer ${token}`,
+              'content-type': 'image/jpeg',
+              'content-length': body.length,
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk) => (text += String(chunk)));
+            response.on('end', () => resolve((JSON.parse(text) as { url: string }).url));
+          },
+        );
+        call.on('error', reject);
+        call.end(body);
+      });
+    const behind = await mailbox({ trustProxy: ['127.0.0.1'] });
+    const laptop = await behind.pairNew('Laptop');
+    expect(await forwarded(behind.url, laptop.token)).toMatch(
+      /^https:\/\/mailbox\.example\.com\/media\/[0-9a-f]{32}\/p\.jpg$/,
+    );
+    const direct = await mailbox();
+    const office = await direct.pairNew('Office PC');
+    expect(await forwarded(direct.url, office.token)).toMatch(/^http:\/\/mailbox\.example\.com\/media\//);
   });
 });
