@@ -4,6 +4,7 @@ import { nextTick, ref } from 'vue';
 import { formatDateTime } from '@renderer/lib/format';
 import { useListChoice } from '@renderer/lib/useListChoice';
 import DowntimeNote from '@renderer/ui/DowntimeNote.vue';
+import StateLine from '@renderer/ui/StateLine.vue';
 
 describe('DowntimeNote', () => {
   const MIN = 60_000;
@@ -54,5 +55,21 @@ describe('useListChoice', () => {
     list.value = [];
     await nextTick();
     expect(chosen.value).toBeNull();
+  });
+});
+
+describe('StateLine', () => {
+  it('says how something is after a dot of its tone, and passes the line what else it is given', () => {
+    for (const tone of ['ok', 'waiting', 'down'] as const) {
+      const wrapper = mount(StateLine, {
+        props: { tone },
+        attrs: { 'data-testid': 'the-state' },
+        slots: { default: 'Tunnel: Open' },
+      });
+      const line = wrapper.get('[data-testid="the-state"]');
+      expect(line.classes()).toEqual(['state-line', `state-line--${tone}`]);
+      expect(line.text()).toBe('Tunnel: Open');
+      expect(line.find('i.pi-circle-fill').attributes('aria-hidden')).toBe('true');
+    }
   });
 });
