@@ -32,7 +32,7 @@
 // Bodies reach every route as the raw Buffer (no JSON parsing here: parse and validate in the route). Answers 401,
 // 404, 408, 413, 415 and 429 close the connection. Refusals of throttled and authenticated routes answer
 // `{ error, message }` (a check that throws, its store failing: 503 `unavailable` with Retry-After).
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppFailure, errorText } from '../shared/result';
 import { ACCEPTED_ENCODINGS, bodyEncodings, decodeBody } from './contentEncoding';
 import { createGroupWriter, type GroupCommit, type GroupWriterStats } from './groupWriter';
@@ -204,6 +204,28 @@ export async function startReceiver<Result extends StoredDelivery>(
   const refuse = (request: FastifyRequest) => refused.add(request);
   /** A failed login (a route's own check said no): 401, or 429 once its client or everyone failed too often. */
   const failedLogin = (request: FastifyRequest) => failedLogins.failed(clientOf(request));
+  /**
+   * A failed login, Su's (Basic) or a device's (Bearer): refused (the connection closes, the body unread), counted,
+   * answered 429 once its client or everyone together failed too often, 401 before; `answer` gives the body's shape.
+   */
+  const refuseLogin = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scheme: 'Basic' | 'Bearer',
+    answer: (error: string, message: string) => object,
+  ) => {
+    refuse(request);
+    if (failedLogin(request)) {
+      return reply
+        .code(429)
+        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
+        .send(answer('too_many_failures', 'Too many failed logins; try again later.'));
+    }
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', `${scheme} realm="Innkeeper"`)
+      .send(answer('unauthorized', 'Unauthorized'));
+  };
 
   // Every request is judged on its headers, before a byte of its body is read. Served: a delivery with valid
   // credentials (whatever else is going on), an authenticated call and a public address; their connections are then
@@ -255,17 +277,7 @@ export async function startReceiver<Result extends StoredDelivery>(
         if (access.route.stream) request.raw.socket.setTimeout(limits.streamIdleTimeoutMs);
         return;
       }
-      refuse(request);
-      if (failedLogin(request)) {
-        return reply
-          .code(429)
-          .header('Retry-After', String(failedLogins.retryAfterSeconds()))
-          .send({ error: 'too_many_failures', message: 'Too many failed logins; try again later.' });
-      }
-      return reply
-        .code(401)
-        .header('WWW-Authenticate', 'Bearer realm="Innkeeper"')
-        .send({ error: 'unauthorized', message: 'Unauthorized' });
+      return refuseLogin(request, reply, 'Bearer', (error, message) => ({ error, message }));
     }
     // POST /push, the receiver's own route: Su's Basic credentials.
     const matched = options.authorizePush(request.headers.authorization);
@@ -281,17 +293,7 @@ export async function startReceiver<Result extends StoredDelivery>(
       connections.serving(request.raw.socket, reply.raw);
       return;
     }
-    refuse(request);
-    if (failedLogin(request)) {
-      return reply
-        .code(429)
-        .header('Retry-After', String(failedLogins.retryAfterSeconds()))
-        .send({ status: 'Fail', message: 'Too many failed logins; try again later.' });
-    }
-    return reply
-      .code(401)
-      .header('WWW-Authenticate', 'Basic realm="Innkeeper"')
-      .send({ status: 'Fail', message: 'Unauthorized' });
+    return refuseLogin(request, reply, 'Basic', (_error, message) => ({ status: 'Fail', message }));
   });
   // After a refusal the connection is closed, and destroyed once the answer is out when the sender is still
   // sending a body (Node would otherwise read it to the end, however large, before closing).
