@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureText } from '../support/fixtures';
 import { eventually } from '../support/eventually';
+import { rawConnection, slowFlood } from '../support/rawClients';
 import { PUSH_PASSWORD, PUSH_USER, startPushTarget } from '../support/pushTarget';
 
 // Slow bodies against the listener, over real loopback sockets, all from 127.0.0.1 (as through a tunnel): a request
@@ -21,62 +22,6 @@ afterEach(async () => {
   await t?.stop();
   t = null;
 });
-
-/** A raw connection that records what it was answered and whether the server closed it. */
-function rawConnection(port: number) {
-  const socket = connect({ port, host: '127.0.0.1' });
-  sockets.add(socket);
-  const state = { answer: '', closed: false };
-  socket.on('data', (chunk) => (state.answer += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.on('close', () => {
-    state.closed = true;
-    sockets.delete(socket);
-  });
-  return { socket, state };
-}
-
-/**
- * `slots` connections that each send `head` (announcing a 100,000-byte body), then one byte a second; a slot whose
- * connection is closed opens a new one a second later, so the flood is held until `stop`.
- */
-function slowFlood(port: number, head: string, slots: number) {
-  const stats = { connections: 0, answers: new Map<string, number>(), bodyBytes: 0 };
-  const live = new Set<ReturnType<typeof rawConnection>>();
-  let stopped = false;
-  const open = () => {
-    if (stopped) return;
-    stats.connections += 1;
-    const c = rawConnection(port);
-    live.add(c);
-    c.socket.on('connect', () => c.socket.write(head));
-    c.socket.on('close', () => {
-      live.delete(c);
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(c.state.answer)?.[1] ?? 'none';
-      stats.answers.set(status, (stats.answers.get(status) ?? 0) + 1);
-      if (!stopped) setTimeout(open, 1_000).unref();
-    });
-  };
-  for (let i = 0; i < slots; i++) open();
-  const trickle = setInterval(() => {
-    for (const c of live) {
-      if (!c.socket.destroyed && c.socket.writable && !c.socket.connecting) {
-        c.socket.write('x');
-        stats.bodyBytes += 1;
-      }
-    }
-  }, 1_000);
-  return {
-    stats,
-    /** Connections of the flood open right now. */
-    open: () => live.size,
-    stop() {
-      stopped = true;
-      clearInterval(trickle);
-      for (const c of live) c.socket.destroy();
-    },
-  };
-}
 
 /** A photo address, as the photos feature adds them: public, GET and HEAD, one live token. */
 const photoAddress = (app: FastifyInstance) =>
@@ -114,11 +59,12 @@ describe('slow bodies cannot keep Su’s pushes out', () => {
     t = await startPushTarget({ publicRoutes: photoAddress });
     const port = t.receiver.port;
     const photo = t.receiver.localUrl.replace('/push', '/media/known');
-    const unknown = slowFlood(port, 'POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 300);
+    const unknown = slowFlood(port, 'POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 300, sockets);
     const noCredentials = slowFlood(
       port,
       'POST /push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
       300,
+      sockets,
     );
     const pushes: { status: number | string; ms: number }[] = [];
     const photos: number[] = [];
@@ -159,7 +105,7 @@ describe('slow bodies cannot keep Su’s pushes out', () => {
 describe('answered at the headers, the body never read', () => {
   /** Headers announcing a 100,000-byte body, then nothing: what the listener answers, and that it closed. */
   async function headersOnly(head: string) {
-    const c = rawConnection(t!.receiver.port);
+    const c = rawConnection(t!.receiver.port, sockets);
     c.socket.write(`${head}Host: x\r\nContent-Length: 100000\r\n\r\n`);
     await eventually(
       async () => c.state.closed,
@@ -179,7 +125,7 @@ describe('answered at the headers, the body never read', () => {
     const bodyOnPhoto = await headersOnly('GET /media/known HTTP/1.1\r\n');
     expect(bodyOnPhoto.answer).toMatch(/^HTTP\/1\.1 400/);
     expect(bodyOnPhoto.answer).toContain('A photo address takes no body.');
-    const chunkedOnPhoto = rawConnection(t.receiver.port);
+    const chunkedOnPhoto = rawConnection(t.receiver.port, sockets);
     chunkedOnPhoto.socket.write('HEAD /media/known HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
     await eventually(
       async () => chunkedOnPhoto.state.closed,
@@ -200,7 +146,7 @@ describe('answered at the headers, the body never read', () => {
   it('a delivery on its way is never closed to make room; connections not yet authenticated are', async () => {
     t = await startPushTarget({ limits: { maxConnections: 20, maxConnectionsPerAddress: 10 } });
     const body = message('kept-through-the-crowd');
-    const delivery = rawConnection(t.receiver.port);
+    const delivery = rawConnection(t.receiver.port, sockets);
     delivery.socket.write(
       `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
     );
@@ -212,7 +158,7 @@ describe('answered at the headers, the body never read', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const crowd = Array.from({ length: 40 }, (_, i) => {
-      const c = rawConnection(t!.receiver.port);
+      const c = rawConnection(t!.receiver.port, sockets);
       if (i % 2) c.socket.write('POST /push HTTP/1.1\r\nHost: x\r\n');
       return c;
     });

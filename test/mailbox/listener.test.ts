@@ -1,8 +1,9 @@
 import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
+import { rawConnection, slowFlood } from '../support/rawClients';
 import { fixtureText } from '../support/fixtures';
 import { basic, startTestMailbox, type TestDevice } from '../support/mailboxHarness';
 
@@ -28,21 +29,6 @@ async function pairedMailbox(options: Parameters<typeof startTestMailbox>[0] = {
   return { t, laptop, auth: basic(laptop.pushUser, laptop.pushPassword), port: t.mailbox.port };
 }
 
-/** A raw connection that records what it was answered and whether the server closed it. */
-function rawConnection(port: number) {
-  const socket = connect({ port, host: '127.0.0.1' });
-  sockets.add(socket);
-  const state = { answer: '', closed: false, connected: false };
-  socket.on('connect', () => (state.connected = true));
-  socket.on('data', (chunk) => (state.answer += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.on('close', () => {
-    state.closed = true;
-    sockets.delete(socket);
-  });
-  return { socket, state };
-}
-
 /** Su's push on a connection of its own: its status (or the socket error) and how long it took. */
 function timedPush(url: string, auth: string, body: string) {
   const started = performance.now();
@@ -62,38 +48,6 @@ function timedPush(url: string, auth: string, body: string) {
     request.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
     request.end(body);
   });
-}
-
-/** `slots` connections each sending `head` (a 100,000-byte body announced), then a byte a second; reopened when closed. */
-function slowFlood(port: number, head: string, slots: number) {
-  const stats = { connections: 0, answers: new Map<string, number>() };
-  const live = new Set<ReturnType<typeof rawConnection>>();
-  let stopped = false;
-  const open = () => {
-    if (stopped) return;
-    stats.connections += 1;
-    const c = rawConnection(port);
-    live.add(c);
-    c.socket.on('connect', () => c.socket.write(head));
-    c.socket.on('close', () => {
-      live.delete(c);
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(c.state.answer)?.[1] ?? 'none';
-      stats.answers.set(status, (stats.answers.get(status) ?? 0) + 1);
-      if (!stopped) setTimeout(open, 1_000).unref();
-    });
-  };
-  for (let i = 0; i < slots; i++) open();
-  const trickle = setInterval(() => {
-    for (const c of live) if (c.socket.writable && !c.socket.connecting) c.socket.write('x');
-  }, 1_000);
-  return {
-    stats,
-    stop() {
-      stopped = true;
-      clearInterval(trickle);
-      for (const c of live) c.socket.destroy();
-    },
-  };
 }
 
 const deliveries = (t: Awaited<ReturnType<typeof startTestMailbox>>) =>
@@ -142,7 +96,7 @@ describe('a flood never keeps a real push out', () => {
     });
     expect(stream.status).toBe(200);
     const held = Array.from({ length: 600 }, (_, i) => {
-      const c = rawConnection(port);
+      const c = rawConnection(port, sockets);
       if (i % 3 === 0) c.socket.write('POST /push HTTP/1.1\r\nHost: x\r\n');
       return c;
     });
@@ -171,13 +125,14 @@ describe('slow clients', () => {
   it('slow bodies to an unknown path, to /push and to a device call without credentials, held 10 s: every push acknowledged within 1 s', async () => {
     const { t, auth, port } = await pairedMailbox();
     const floods = [
-      slowFlood(port, 'POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 100),
+      slowFlood(port, 'POST /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 100, sockets),
       slowFlood(
         port,
         'POST /push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
         100,
+        sockets,
       ),
-      slowFlood(port, 'POST /mailbox/confirm HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 100),
+      slowFlood(port, 'POST /mailbox/confirm HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 100, sockets),
     ];
     const pushes: { status: number | string; ms: number }[] = [];
     try {
@@ -207,7 +162,7 @@ describe('slow clients', () => {
     const { t, auth, port } = await pairedMailbox({
       limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 },
     });
-    const half = rawConnection(port);
+    const half = rawConnection(port, sockets);
     half.socket.write(`POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n`);
     await eventually(
       async () => half.state.closed,
@@ -216,7 +171,7 @@ describe('slow clients', () => {
     );
     expect(half.state.answer).toMatch(/^HTTP\/1\.1 408/);
 
-    const slow = rawConnection(port);
+    const slow = rawConnection(port, sockets);
     const body = message('slow');
     slow.socket.write(
       `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -245,7 +200,7 @@ describe('slow clients', () => {
 describe('body sizes', () => {
   it('a huge unauthenticated body: 401 and closed long before its end; over the limit with credentials: 413', async () => {
     const { t, auth, port } = await pairedMailbox({ bodyLimit: 64 * 1024 });
-    const huge = rawConnection(port);
+    const huge = rawConnection(port, sockets);
     huge.socket.write(
       'POST /push HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 524288000\r\n\r\n',
     );
