@@ -27,6 +27,14 @@ async function audit(page: Page, screen: string, found: Found[]) {
     });
   }
   await page.screenshot({ path: `${shots}/D-a11y-${screen}.png`, animations: 'disabled' });
+  // Every screen is also looked at on a small laptop (1024×680), then put back as it was.
+  const size = page.viewportSize();
+  if (size && size.width > 1024) {
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    await page.screenshot({ path: `${shots}/D-a11y-${screen}-1024.png`, animations: 'disabled' });
+    await page.setViewportSize(size);
+  }
 }
 
 /** A screen's link in the navigation (its name may go on with a count: "Property 3 unseen notices"). */
