@@ -16,8 +16,10 @@ import { DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options';
 import { registerPaymentPage } from './paymentPage';
 import { registerPaymentRoutes } from './paymentRoutes';
 import { registerPropertyRoutes } from './propertyRoutes';
+import { openStateFile, type StateFile } from './persistence';
 import { installBodyParsers, installErrorEnvelopes, installRequestLog } from './requestLog';
 import { createEmulatorState, type EmulatorState } from './state';
+import { fetchImage } from './imageFetch';
 
 /** A running emulator. `mainUrl` is the main service's base URL, `tokenUrl` the payment-token host's. */
 export interface RunningEmulator {
@@ -48,6 +50,11 @@ export function buildEmulatorApp(
   options: { loopbackOnly?: boolean } = {},
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  // One request per connection: an emulator started again on the same port (the demo's, in the same process) must
+  // never leave a client a kept-alive socket of the run before, which fails the next request sent on it.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('connection', 'close');
+  });
   if (options.loopbackOnly) guardLoopbackHost(app);
   installBodyParsers(app);
   installErrorEnvelopes(app);
@@ -81,7 +88,37 @@ export function buildEmulatorApp(
   return app;
 }
 
-/** Starts the emulator on 127.0.0.1 (port 0 picks a free one). */
+/**
+ * With a state file: what it holds is restored into `state` (an image fetch cut short is made again), and from now on
+ * every change is written there: after each request (before its answer goes out; one that changed nothing writes
+ * nothing), and
+ * when a change happens outside a request (`state.changed`).
+ */
+function keepState(state: EmulatorState, file: StateFile, app: FastifyInstance): boolean {
+  const restored = file.restore(state);
+  const save = () => {
+    try {
+      file.save(state);
+    } catch (error) {
+      console.error(`emulator: the state could not be written to ${state.options.stateFile}: ${String(error)}`);
+    }
+  };
+  state.changed = save;
+  // GETs too: a token is issued by one. A request that changed nothing writes nothing (save compares first).
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    save();
+    return payload;
+  });
+  if (restored)
+    for (const image of [...state.images.values()].flat())
+      if (!image.fetch || image.fetch.state === 'pending') void fetchImage(image, state.now).then(save);
+  return restored;
+}
+
+/**
+ * Starts the emulator on 127.0.0.1 (port 0 picks a free one). A port that is taken fails the start (`EADDRINUSE`),
+ * with nothing left open.
+ */
 export async function startEmulator(
   options: Partial<EmulatorOptions> = {},
   listen: { port?: number; host?: string } = {},
@@ -90,16 +127,28 @@ export async function startEmulator(
   const pageBase = state.options.paymentPageBase;
   if (pageBase !== '' && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(pageBase))
     throw new Error(`paymentPageBase must be an http or https address (was "${pageBase}").`);
-  const drawPhotos = state.options.seedPhotos ? seedPhotos(state) : null;
   const controlToken = state.options.controlToken || randomBytes(24).toString('base64url');
   const host = listen.host ?? '127.0.0.1';
   const app = buildEmulatorApp(state, controlToken, { loopbackOnly: LOOPBACK_HOSTS.includes(host) });
-  await app.listen({ port: listen.port ?? 0, host });
+  const file = state.options.stateFile ? openStateFile(state.options.stateFile) : null;
+  let drawPhotos: (() => Promise<void>) | null = null;
+  try {
+    const restored = file ? keepState(state, file, app) : false;
+    drawPhotos = state.options.seedPhotos ? seedPhotos(state, restored) : null;
+    // A new state file holds the seeded world from the start.
+    if (file && !restored) file.save(state);
+    await app.listen({ port: listen.port ?? 0, host });
+  } catch (error) {
+    await app.close();
+    file?.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const base = `http://${host}:${port}`;
   // The seeded photos are drawn once the start is over (a reader of their bytes starts it sooner and waits for it).
-  const drawLater = drawPhotos ? setTimeout(() => void drawPhotos(), PHOTOS_DRAWN_AFTER_MS) : null;
+  const draw = drawPhotos;
+  const drawLater = draw ? setTimeout(() => void draw(), PHOTOS_DRAWN_AFTER_MS) : null;
   drawLater?.unref();
   return {
     mainUrl: `${base}${MAIN_PREFIX}`,
@@ -112,6 +161,11 @@ export async function startEmulator(
       if (drawLater) clearTimeout(drawLater);
       await app.close();
       await photosDrawing(state);
+      if (file) {
+        state.changed();
+        state.changed = () => undefined;
+        file.close();
+      }
     },
   };
 }

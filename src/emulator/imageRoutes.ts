@@ -103,7 +103,7 @@ export function registerImageRoutes(app: FastifyInstance, state: EmulatorState):
       });
       await reply.send({ Status: 'Success', Data: data });
       // Su answers first and fetches afterwards; each image's copy is there once its fetch is done.
-      for (const image of fetches) void fetchImage(image, state.now);
+      for (const image of fetches) void fetchImage(image, state.now).then(() => state.changed());
       return reply;
     }),
   );

@@ -43,6 +43,11 @@ export interface EmulatorOptions {
   controlToken: string;
   /** Starts with a few photos already held at Su for each active property (the demo provider). */
   seedPhotos: boolean;
+  /**
+   * A file where the emulator keeps what it holds, restored at its next start (persistence.ts; the app's demo
+   * provider keeps it in the data folder). Empty: in memory only, as new at every start.
+   */
+  stateFile: string;
 }
 
 export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
@@ -56,6 +61,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   paymentPageBase: '',
   partnerUrl: '',
   seedPhotos: false,
+  stateFile: '',
   partnerUsername: '',
   partnerPassword: '',
   controlToken: '',
@@ -83,4 +89,5 @@ export const EMULATOR_ENV: Record<keyof EmulatorOptions, string> = {
   partnerPassword: 'EMULATOR_PARTNER_PASSWORD',
   controlToken: 'EMULATOR_CONTROL_TOKEN',
   seedPhotos: 'EMULATOR_SEED_PHOTOS',
+  stateFile: 'EMULATOR_STATE_FILE',
 };

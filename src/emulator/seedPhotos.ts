@@ -31,19 +31,27 @@ const drawing = new WeakMap<EmulatorState, Promise<void>>();
  * at once; their bytes are drawn by the function returned, one after the other in the background (a few hundred ms
  * of sharp and font set-up that the start does not wait for, on one thread of the pool so that the app's own file and
  * network work is not queued behind it). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
- * fails leaves its image `failed`, as a fetch Su could not make.
+ * fails leaves its image `failed`, as a fetch Su could not make. On a `restored` state (persistence.ts) nothing is
+ * added: only the seeded photos whose bytes were not drawn before that run ended are drawn.
  */
-export function seedPhotos(state: EmulatorState): () => Promise<void> {
+export function seedPhotos(state: EmulatorState, restored = false): () => Promise<void> {
   const toDraw: { image: StoredImage; svg: string }[] = [];
   for (const property of state.properties.filter((p) => p.active)) {
     const held = state.images.get(property.hotelid) ?? [];
     for (const [i, s] of SCENES.entries()) {
+      const source_url = `https://photos.example-pms.com/${property.hotelid.toLowerCase()}/${s.key}.jpg`;
+      if (restored) {
+        // A state kept from an earlier run holds them already: only a copy not drawn then is drawn now.
+        const kept = held.find((h) => h.source_url === source_url && h.fetch?.state === 'ok' && !h.fetch.bytes);
+        if (kept) toDraw.push({ image: kept, svg: scene(property.name, s) });
+        continue;
+      }
       const room = i === 1 ? property.rooms[0]?.roomid : undefined;
       const image: StoredImage = {
         imageid: state.nextId('image'),
         pms_imageid: '',
         image_name: s.name,
-        source_url: `https://photos.example-pms.com/${property.hotelid.toLowerCase()}/${s.key}.jpg`,
+        source_url,
         property: room === undefined,
         rooms: new Set(room ? [room] : []),
         fetch: {
@@ -75,6 +83,7 @@ export function seedPhotos(state: EmulatorState): () => Promise<void> {
         };
       }
     }
+    if (toDraw.length) state.changed();
   };
   /** Started at the latest by the first reader. */
   const start = () => {

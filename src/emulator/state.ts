@@ -73,6 +73,8 @@ export interface PushedReview {
   replies: string[];
 }
 
+export type IdKind = 'instance' | 'image' | 'push';
+
 /** Everything the emulator remembers between requests. */
 export interface EmulatorState {
   options: EmulatorOptions;
@@ -103,21 +105,26 @@ export interface EmulatorState {
   pushes: PushOutcome[];
   /** channel_review_id (current) or reviewid (legacy) → what was pushed. */
   reviews: Map<string, PushedReview>;
+  /** The last id handed out of each kind (kept with the state, so that a restored emulator never reuses one). */
+  counters: Record<IdKind, number>;
   /** A counter for ids that must differ on every use (instance ids, image ids, message ids …). */
-  nextId(kind: 'instance' | 'image' | 'push'): number;
+  nextId(kind: IdKind): number;
+  /**
+   * Called when something changed outside a request (an image's copy was fetched or drawn): an emulator that keeps
+   * its state in a file writes it then (see persistence.ts). Nothing by default.
+   */
+  changed(): void;
   property(hotelid: unknown): EmulatedProperty | undefined;
 }
 
 export function createEmulatorState(options: EmulatorOptions): EmulatorState {
-  const counters = { instance: 5000, image: 11000, push: 0 };
-  const properties = seedProperties();
   const state: EmulatorState = {
     options,
     clockOffsetMs: 0,
     now: () => Date.now() + state.clockOffsetMs,
     tokens: new Map(),
     issued: new Map(),
-    properties,
+    properties: seedProperties(),
     requests: [],
     newToken: () =>
       `${options.environment === 'production' ? 'live_' : 'sandbox_'}${randomBytes(24).toString('base64url')}`,
@@ -134,8 +141,10 @@ export function createEmulatorState(options: EmulatorOptions): EmulatorState {
       : null,
     pushes: [],
     reviews: new Map(),
-    nextId: (kind) => ++counters[kind],
-    property: (hotelid) => properties.find((p) => p.hotelid === hotelid),
+    counters: { instance: 5000, image: 11000, push: 0 },
+    nextId: (kind) => ++state.counters[kind],
+    changed: () => undefined,
+    property: (hotelid) => state.properties.find((p) => p.hotelid === hotelid),
   };
   return state;
 }

@@ -27,6 +27,12 @@ export interface CoreEvents {
   reviewFiled: { reviewId: number; created: boolean };
   /** An outgoing item reached an end: sent (Su confirmed), failed (stopped for the owner) or discarded. */
   outboxSettled: OutboxItem;
+  /**
+   * The provider now answers at another origin than before (the built-in demo, whose port was taken at its start):
+   * addresses a feature stored under one of the `from` origins (payment links, Su's copies of photos) are rewritten
+   * to `to` (http://127.0.0.1:4123 style origins, no path). Heard before the features' background work starts.
+   */
+  providerMoved: { provider: string; from: string[]; to: string };
   /** Every feature has started (`start` ran for each, in list order). */
   coreStarted: Record<string, never>;
 }

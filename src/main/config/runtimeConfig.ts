@@ -86,6 +86,7 @@ const INNKEEPER_MARKS = [
   'secrets.enc.json',
   'web-session.json',
   'demo-provider.json',
+  'demo-provider.sqlite',
   'restore.json',
 ];
 /** Every name Innkeeper writes in its data folder (a folder holding only these is Innkeeper's, e.g. settings.json made
@@ -93,6 +94,8 @@ const INNKEEPER_MARKS = [
 const INNKEEPER_NAMES = new Set([
   ...INNKEEPER_MARKS,
   'innkeeper.db-shm',
+  'demo-provider.sqlite-wal',
+  'demo-provider.sqlite-shm',
   'innkeeper.db.restoring',
   'settings.json',
   'secrets.json',

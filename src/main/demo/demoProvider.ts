@@ -30,6 +30,13 @@ export interface DemoProviderOptions {
   mailboxDir?: string | null;
   /** "Close the laptop for an hour" opens again by itself after this long (default two minutes). */
   laptopReopensAfterMs?: number;
+  /** Where the demo's Su keeps what it holds between runs (in the data folder); null: in memory, new at each start. */
+  stateFile?: string | null;
+  /**
+   * The demo's Su came back at another address than before (its port was taken): the addresses stored with the
+   * earlier ones (`from`, origins such as http://127.0.0.1:4123) are now at `to`.
+   */
+  moved?: (from: string[], to: string) => void;
 }
 
 /**
@@ -49,6 +56,9 @@ export const LAPTOP_REOPENS_AFTER_MS = 2 * 60_000;
 const COLLECTED_WITHIN_MS = 10_000;
 
 const LIVE_KEY = 'demo.liveMessages';
+/** The port the demo's Su listened on last, and every address it had (so that links made with one keep working). */
+const PORT_KEY = 'demo.port';
+const ORIGINS_KEY = 'demo.origins';
 /** Everyday messages by default: one every three to seven minutes. */
 export const EVERYDAY_EVERY_MS: [number, number] = [3 * 60_000, 7 * 60_000];
 
@@ -202,9 +212,13 @@ export function createDemoProvider(options: DemoProviderOptions) {
     const t = emulator?.state.transactions.get(transactionId);
     if (!t) return { acknowledged: false, summary: `The demo payment host has no transaction ${transactionId}.` };
     const { status } = await control().completeTransaction(transactionId);
-    const what = t.kind === 'paycard' ? `${t.amount} ${t.currency} (order ${t.order_id ?? ''})` : 'the card details';
+    // A card link is paid; a widget takes the guest's card details for a booking (nothing is paid yet).
+    const done =
+      t.kind === 'paycard'
+        ? `The guest paid ${t.amount} ${t.currency} (order ${t.order_id ?? ''}).`
+        : `The guest entered their card details for booking ${t.booking_id ?? ''}.`;
     return status === 'Success'
-      ? { acknowledged: true, summary: `The guest paid ${what}.` }
+      ? { acknowledged: true, summary: done }
       : { acknowledged: false, summary: `This payment cannot be paid any more: it is ${status.toLowerCase()}.` };
   };
 
@@ -260,6 +274,34 @@ export function createDemoProvider(options: DemoProviderOptions) {
     return what
       ? `While the laptop is closed, ${what} reached your mailbox: they wait there until this computer collects again.`
       : 'The demo’s guests could not write: their messages did not reach the mailbox.';
+  };
+
+  /**
+   * The demo's Su, with what it held when it last ran, on the port it had (a link or address made then still
+   * answers); on another free one only when that port is taken now, and then what the app stored with the earlier
+   * addresses is moved to the new one (`moved`).
+   */
+  const startOnKnownPort = async (): Promise<RunningEmulator> => {
+    // A demo payment completes by itself after three minutes (or at once from the demo controls or its pay page).
+    const emulatorOptions = {
+      seedPhotos: true,
+      paymentCompleteSeconds: 180,
+      ...(options.stateFile ? { stateFile: options.stateFile } : {}),
+    };
+    const known = options.settings.get<number>(PORT_KEY);
+    let running: RunningEmulator;
+    try {
+      running = await startEmulator(emulatorOptions, { port: known ?? 0 });
+    } catch (error) {
+      if (!known || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      running = await startEmulator(emulatorOptions, { port: 0 });
+    }
+    const origin = new URL(running.mainUrl).origin;
+    const earlier = (options.settings.get<string[]>(ORIGINS_KEY) ?? []).filter((o) => o !== origin);
+    options.settings.set(PORT_KEY, Number(new URL(origin).port));
+    options.settings.set(ORIGINS_KEY, [...earlier.slice(-19), origin]);
+    if (earlier.length) options.moved?.(earlier, origin);
+    return running;
   };
 
   /** Writes (or, once stopped, removes) the developers' file; a failure is logged, never in the demo's way. */
@@ -351,8 +393,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       revoked = false;
       if (emulator) return connect();
       try {
-        // A demo payment completes by itself after three minutes (or at once from the demo controls or its pay page).
-        emulator = await startEmulator({ seedPhotos: true, paymentCompleteSeconds: 180 });
+        emulator = await startOnKnownPort();
         startError = null;
       } catch (error) {
         startError = `The demo provider could not start: ${errorText(error)}`;
@@ -507,3 +548,6 @@ export type DemoProvider = ReturnType<typeof createDemoProvider>;
 
 /** Where the running demo's addresses and control token are written, in the data folder. */
 export const demoInfoFile = (dataDir: string) => join(dataDir, 'demo-provider.json');
+
+/** Where the demo's Su keeps what it holds (photos and their bytes, payments, rates, property…), in the data folder. */
+export const demoStateFile = (dataDir: string) => join(dataDir, 'demo-provider.sqlite');

@@ -4,7 +4,7 @@ import { connectionFeature } from '../connection/feature';
 import { defineFeature } from '../feature';
 import { intakeFeature } from '../intake/feature';
 import { createDemoProperty } from './demoProperty';
-import { createDemoProvider, demoInfoFile, EVERYDAY_EVERY_MS, type DemoProvider } from './demoProvider';
+import { createDemoProvider, demoInfoFile, demoStateFile, EVERYDAY_EVERY_MS, type DemoProvider } from './demoProvider';
 import { createDemoRates } from './demoRates';
 import { demoHandlers } from './handlers';
 
@@ -47,6 +47,8 @@ export const demoFeature = defineFeature({
             everydayEveryMs: deliveries ? (options?.everydayEveryMs ?? EVERYDAY_EVERY_MS) : null,
             mailboxDir: (options?.mailbox ?? deliveries) ? join(context.dataDir, 'demo-mailbox') : null,
             ...(options?.laptopReopensAfterMs ? { laptopReopensAfterMs: options.laptopReopensAfterMs } : {}),
+            stateFile: demoStateFile(context.dataDir),
+            moved: (from, to) => bus.emit('providerMoved', { provider: 'demo', from, to }),
           });
     const handlers = demoHandlers({
       demo: demo ?? undefined,

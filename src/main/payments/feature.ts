@@ -40,6 +40,8 @@ export const paymentsFeature = defineFeature({
     });
     const poller = createPaymentsPoller(payments);
     context.bus.on('connectionChanged', () => queueMicrotask(() => events.emit('payments.changed', { paid: [] })));
+    // The provider answers elsewhere now (the demo's port was taken): its links are at the new address.
+    context.bus.on('providerMoved', ({ provider, from, to }) => payments.moveLinks(provider, from, to));
     return {
       handlers: paymentsHandlers({ payments }),
       start: () => poller.start(),

@@ -126,6 +126,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     ...links,
     ...checks,
 
+    /** The provider answers at another origin now (the demo's port was taken): its links are moved there. */
+    moveLinks(provider: string, from: string[], to: string): void {
+      if (store.moveLinks(provider, from, to) > 0) deps.changed([]);
+    },
+
     async qr(id: number): Promise<{ url: string; dataUrl: string }> {
       const row = ctx.rowOf(deps.provider(), id);
       if (!row.url) throw new AppFailure(refusal('url', 'This link has not been created yet: it has no address.'));

@@ -262,6 +262,14 @@ export function paymentsStore(db: DatabaseSync) {
     orderIdUsed: (provider: string, orderId: string) =>
       db.prepare('SELECT 1 FROM payment_links WHERE provider = ? AND order_id = ? LIMIT 1').get(provider, orderId) !==
       undefined,
+    /** The provider answers at `to` now: its links made at one of the `from` origins point there (same path). */
+    moveLinks(provider: string, from: string[], to: string): number {
+      const move = db.prepare(
+        `UPDATE payment_links SET url = :to || substr(url, length(:from) + 1)
+         WHERE provider = :provider AND substr(url, 1, length(:from) + 1) = :from || '/'`,
+      );
+      return from.reduce((n, origin) => n + Number(move.run({ provider, from: origin, to }).changes), 0);
+    },
     /** Links whose status is due to be asked, soonest first. */
     due: (provider: string, at: number, limit: number) =>
       db

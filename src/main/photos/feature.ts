@@ -88,6 +88,9 @@ export const photosFeature = defineFeature({
       }
     };
 
+    // The provider answers elsewhere now (the demo's port was taken): Su's copies are at the new address.
+    context.bus.on('providerMoved', ({ provider, from, to }) => photos.moveAddresses(provider, from, to));
+
     let verifying = false;
     const check = () => {
       if (verifying) return;

@@ -410,6 +410,26 @@ export function createPhotosService(deps: {
       return list(hotelId);
     },
 
+    /**
+     * The provider answers at `to` now instead of one of the `from` origins (the demo's port was taken at its start):
+     * the addresses of its copies kept here (each upload's, and those of the last check of what it holds) move there.
+     */
+    moveAddresses(provider: string, from: string[], to: string): void {
+      database.transaction(() => {
+        for (const origin of from) {
+          db.prepare(
+            `UPDATE photo_uploads SET su_url = :to || substr(su_url, length(:from) + 1)
+             WHERE provider = :provider AND substr(su_url, 1, length(:from) + 1) = :from || '/'`,
+          ).run({ provider, from: origin, to });
+          // The list is JSON: each address is a string that starts with the origin.
+          db.prepare(
+            `UPDATE photo_su_images SET images = replace(images, '"' || :from || '/', '"' || :to || '/')
+             WHERE provider = :provider`,
+          ).run({ provider, from: origin, to });
+        }
+      });
+    },
+
     /** Su's copy of an image as a small JPEG, fetched by the core (the renderer loads no remote images). */
     async suImage(hotelId: string, imageId: number): Promise<Buffer> {
       const known = atSu(hotelId).atSu?.images.find((i) => i.imageId === imageId);
