@@ -1,5 +1,5 @@
 import { createPinia, setActivePinia } from 'pinia';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PHOTO_BYTES, PHOTO_CHUNK_BYTES, photoMarks, photosMethods, type Photo } from '@shared/photos';
 import { fail, ok } from '@shared/result';
 import { usePhotoAddsStore } from '@renderer/features/property/photos/photoAddsStore';
@@ -13,7 +13,7 @@ import {
   formatWhen,
   uploadWords,
 } from '@renderer/features/property/photos/photoWords';
-import { usePhotosStore } from '@renderer/features/property/photos/photosStore';
+import { THUMB_WAIT_MS, usePhotosStore } from '@renderer/features/property/photos/photosStore';
 import { installFakeApi, settle } from './fakeApi';
 import { photo, upload, view } from './photoFixtures';
 
@@ -381,5 +381,26 @@ describe('the photos store', () => {
       ['Booking.com', true],
       ['Airbnb', true],
     ]);
+  });
+});
+
+describe('thumbnails', () => {
+  it('one whose answer never comes ends as a thumbnail that says so, after THUMB_WAIT_MS', async () => {
+    vi.useFakeTimers();
+    try {
+      installFakeApi({ 'photos.list': () => ok(view({ photos: [] })) });
+      const photos = usePhotosStore();
+      await photos.open('H1');
+      const loading = photos.suThumbnail(9);
+      expect(photos.suThumb(9)).toEqual({ state: 'loading' });
+      await vi.advanceTimersByTimeAsync(THUMB_WAIT_MS);
+      await loading;
+      expect(photos.suThumb(9)).toMatchObject({
+        state: 'failed',
+        message: expect.stringContaining('did not come in time'),
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PhotosView } from '@shared/photos';
 import type { PropertySetup } from '@shared/rateSetups';
 import { ok } from '@shared/result';
@@ -19,6 +19,7 @@ const setup: PropertySetup = {
 };
 
 let pinia: Pinia;
+afterEach(() => vi.unstubAllGlobals());
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
@@ -179,6 +180,42 @@ describe('the Photos tab', () => {
     await flushPromises();
     expect(all('photos-at-su-error')).toHaveLength(1);
     expect(q('photos-at-su-error')!.textContent).toContain('Su is not reachable.');
+  });
+
+  it('an image whose copy cannot be had says why, and is asked again when the photos open again: never a spinner', async () => {
+    const atSu = {
+      checkedAt: Date.now(),
+      images: [
+        { imageId: 7, pmsImageId: null, name: 'Garden', suUrl: 's', sourceUrl: 'y', associated: true, photoId: null },
+      ],
+    };
+    // Every thumbnail is on screen at once (as with no IntersectionObserver: each asks as it is drawn).
+    vi.stubGlobal('IntersectionObserver', undefined);
+    const { core } = await mountTab({}, view({ atSu }));
+    const thumb = () => document.querySelector('[data-testid="photos-at-su-row"] .thumb')!;
+    const asked = core.pending('photos.suThumbnail');
+    expect(asked.map((c) => c.args)).toEqual([{ hotelId: 'H1', imageId: 7 }]);
+    expect(thumb().getAttribute('data-state')).toBe('loading');
+    asked[0]!.answer({
+      ok: false,
+      error: { code: 'not_found', message: 'Su’s copy of this image does not answer, so there is no preview.' },
+    });
+    await flushPromises();
+    expect(thumb().getAttribute('data-state')).toBe('failed');
+    expect(q('photos-at-su-no-copy')!.textContent).toBe(
+      'Su’s copy of this image does not answer, so there is no preview.',
+    );
+
+    // The photos open again (as after the app came back): the thumbnail on screen is asked for again, not left waiting.
+    await usePhotosStore().open('H1');
+    await flushPromises();
+    const again = core.pending('photos.suThumbnail');
+    expect(again).toHaveLength(1);
+    expect(thumb().getAttribute('data-state')).toBe('loading');
+    again[0]!.answer(ok({ dataUrl: 'data:image/jpeg;base64,AA==' }));
+    await flushPromises();
+    expect(thumb().getAttribute('data-state')).toBe('ready');
+    expect(q('photos-at-su-no-copy')).toBeNull();
   });
 
   it('takes files dropped anywhere on the tab and images pasted, into the room on screen', async () => {

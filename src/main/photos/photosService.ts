@@ -437,7 +437,9 @@ export function createPhotosService(deps: {
       if (!copy)
         throw new AppFailure({
           code: 'not_found',
-          message: known ? 'Su’s copy of this image does not answer.' : 'Check what Su holds first.',
+          message: known
+            ? 'Su’s copy of this image does not answer, so there is no preview. Check what Su holds to ask again.'
+            : 'Check what Su holds first.',
         });
       return copy;
     },

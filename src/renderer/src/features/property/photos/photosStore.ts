@@ -11,6 +11,23 @@ import { filterPhotos, needsUpload, type PhotoFilter } from './photoWords';
 export type Thumb = { state: 'loading' } | { state: 'ready'; url: string } | { state: 'failed'; message: string };
 const thumbOf = (result: { ok: true; value: { dataUrl: string } } | { ok: false; error: AppError }): Thumb =>
   result.ok ? { state: 'ready', url: result.value.dataUrl } : { state: 'failed', message: result.error.message };
+/**
+ * How long a thumbnail waits for the core (which reads Su's copy within 10 s and makes the small JPEG): an answer lost
+ * on the way (the app restarted meanwhile) ends as a thumbnail that says so, never a spinner for ever.
+ */
+export const THUMB_WAIT_MS = 30_000;
+const NO_ANSWER: AppError = {
+  code: 'timeout',
+  message: 'The preview did not come in time. Open the photos again, or check what Su holds, to ask again.',
+};
+type ThumbAnswer = Parameters<typeof thumbOf>[0];
+const withinWait = (call: Promise<ThumbAnswer>): Promise<ThumbAnswer> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<ThumbAnswer>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: NO_ANSWER }), THUMB_WAIT_MS);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+};
 /** Thumbnails that could not be loaded are asked for again when the property is opened again. */
 const dropFailed = (map: Map<unknown, Thumb>) => map.forEach((t, k) => t.state === 'failed' && map.delete(k));
 
@@ -148,6 +165,8 @@ export const usePhotosStore = defineStore('photos', () => {
       if (id !== hotelId.value) return null;
       if (!result.ok) return result.error;
       view.value = result.value;
+      // Su was asked again: a copy that did not answer before is asked for again.
+      dropFailed(suThumbs);
       return null;
     } finally {
       reconciling.value = false;
@@ -165,7 +184,7 @@ export const usePhotosStore = defineStore('photos', () => {
   async function thumbnail(id: number): Promise<void> {
     if (thumbs.has(id)) return;
     thumbs.set(id, { state: 'loading' });
-    thumbs.set(id, thumbOf(await api['photos.thumbnail']({ id })));
+    thumbs.set(id, thumbOf(await withinWait(api['photos.thumbnail']({ id }))));
   }
 
   const suKey = (hotel: string, imageId: number) => `${hotel}:${imageId}`;
@@ -174,7 +193,7 @@ export const usePhotosStore = defineStore('photos', () => {
     const id = hotelId.value;
     if (!id || suThumbs.has(suKey(id, imageId))) return;
     suThumbs.set(suKey(id, imageId), { state: 'loading' });
-    suThumbs.set(suKey(id, imageId), thumbOf(await api['photos.suThumbnail']({ hotelId: id, imageId })));
+    suThumbs.set(suKey(id, imageId), thumbOf(await withinWait(api['photos.suThumbnail']({ hotelId: id, imageId }))));
   }
   const suThumb = (imageId: number) => (hotelId.value ? suThumbs.get(suKey(hotelId.value, imageId)) : undefined);
 
