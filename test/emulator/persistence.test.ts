@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,12 +7,12 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { eventually } from '../support/eventually';
+import { startPortChild } from '../support/portChild';
 import { tempDir } from '../support/tempDir';
 
 // The emulator's state in a file (the demo provider's): restored whole at the next start, and never lost or left
 // half-written by a process killed in the middle of a write. Without the option it keeps nothing.
 
-const root = join(import.meta.dirname, '..', '..');
 let emulator: RunningEmulator | null = null;
 let source: Server | null = null;
 afterEach(async () => {
@@ -118,25 +117,7 @@ describe('the emulator’s state file', () => {
 
   it('a process killed while it writes loses nothing it answered, and the file opens whole', async () => {
     const file = join(tempDir().path, 'su.sqlite');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test', 'support', 'emulatorStateChild.ts'), file],
-      {
-        cwd: root,
-      },
-    );
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
-    let out = '';
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += String(d);
-        const m = /port (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child.on('exit', () => reject(new Error(`child exited early: ${out}`)));
-    });
+    const { child, port, exited } = await startPortChild('emulatorStateChild.ts', [file]);
     const base = `http://127.0.0.1:${port}/token`;
     const answered: string[] = [];
     let next = 0;

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
-import { PHOTO_CHUNK_BYTES, type Photo } from '../../src/shared/photos';
+import type { Photo } from '../../src/shared/photos';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
+import { addPhotoFile } from '../support/photoFile';
 import { tempDir } from '../support/tempDir';
 
 // The demo provider keeps what it holds in the data folder: after a restart of the app on the same folder, what Su
@@ -16,7 +17,8 @@ import { tempDir } from '../support/tempDir';
 
 let ctx: Awaited<ReturnType<typeof startTestCore>> | null = null;
 let other: Server | null = null;
-const { call } = contractClient(() => ctx!.core.dispatcher);
+const client = contractClient(() => ctx!.core.dispatcher);
+const { call } = client;
 const HOTEL = 'IK-DEMO-001';
 afterEach(async () => {
   await ctx?.stop();
@@ -47,19 +49,9 @@ async function addPhoto(fileName: string): Promise<Photo> {
   const bytes = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#4a7c59' } })
     .jpeg()
     .toBuffer();
-  const { uploadId } = await call('photos.addStart', {
-    hotelId: HOTEL,
-    fileName,
-    bytes: bytes.length,
-    assignments: { property: true, rooms: [] },
-  });
-  for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES)
-    await call('photos.addChunk', {
-      uploadId,
-      offset,
-      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
-    });
-  return call('photos.addFinish', { uploadId });
+  const added = await addPhotoFile(client, HOTEL, fileName, bytes);
+  if (!added.ok) throw new Error(added.error.message);
+  return added.value;
 }
 
 /** What the owner did on the demo: a photo uploaded and held, a link paid, one still open, a card-details link. */

@@ -1,33 +1,15 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createUptimeLog } from '../../src/main/db/uptime';
 import { fixtureText } from '../support/fixtures';
+import { startPortChild } from '../support/portChild';
 import { tempDir } from '../support/tempDir';
 import { openAppDatabase } from '../../src/main/schema';
 
-const root = join(import.meta.dirname, '..', '..');
 const auth = `Basic ${Buffer.from('su:pw').toString('base64')}`;
 
 /** The receiver of test/support/intakeChild.ts in its own process, killed after `after` acknowledgements. */
-async function startChild(dbPath: string, after = 1) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test', 'support', 'intakeChild.ts'), dbPath, String(after)],
-    { cwd: root },
-  );
-  let out = '';
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += String(d);
-      const m = /port (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', () => reject(new Error(`child exited early: ${out}`)));
-  });
-  return { port, exited, output: () => out };
-}
+const startChild = (dbPath: string, after = 1) => startPortChild('intakeChild.ts', [dbPath, String(after)]);
 
 describe('a process killed right after acknowledging', () => {
   it('under load, with pushes acknowledged in groups, loses nothing it acknowledged', async () => {

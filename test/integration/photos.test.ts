@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
-import { PHOTO_CHUNK_BYTES, type Photo } from '../../src/shared/photos';
+import type { Photo } from '../../src/shared/photos';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
+import { addPhotoFile } from '../support/photoFile';
 
 // The photo library on real files and SQLite, served to the demo provider's emulator over real loopback HTTP.
 
@@ -28,16 +29,8 @@ afterEach(async () => {
 });
 
 /** Adds a file the way the renderer does: in chunks of at most PHOTO_CHUNK_BYTES. */
-async function addFile(fileName: string, bytes: Buffer, assignments = { property: true, rooms: [] as string[] }) {
-  const { uploadId } = await call('photos.addStart', { hotelId: HOTEL, fileName, bytes: bytes.length, assignments });
-  for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES)
-    await call('photos.addChunk', {
-      uploadId,
-      offset,
-      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
-    });
-  return dispatch('photos.addFinish', { uploadId });
-}
+const addFile = (fileName: string, bytes: Buffer, assignments = { property: true, rooms: [] as string[] }) =>
+  addPhotoFile({ call, dispatch }, HOTEL, fileName, bytes, assignments);
 
 const photo = (width: number, height: number, colour = '#6a8caf') =>
   sharp({ create: { width, height, channels: 3, background: colour } });

@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PHOTO_CHUNK_BYTES, type Photo } from '../../src/shared/photos';
+import type { Photo } from '../../src/shared/photos';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
+import { addPhotoFile } from '../support/photoFile';
 import { generatePassword } from '../../src/shared/secretRules';
 import { startMailboxProgram } from '../support/mailboxProgram';
 
@@ -24,21 +25,8 @@ afterEach(async () => {
   program = null;
 });
 
-async function addFile(fileName: string, bytes: Buffer) {
-  const { uploadId } = await call('photos.addStart', {
-    hotelId: HOTEL,
-    fileName,
-    bytes: bytes.length,
-    assignments: { property: true, rooms: [] },
-  });
-  for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES)
-    await call('photos.addChunk', {
-      uploadId,
-      offset,
-      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
-    });
-  return (await dispatch('photos.addFinish', { uploadId })) as { value: Photo };
-}
+const addFile = async (fileName: string, bytes: Buffer) =>
+  (await addPhotoFile({ call, dispatch }, HOTEL, fileName, bytes)) as { value: Photo };
 
 describe('photos through the mailbox', () => {
   it('Su fetches the upload copy from the mailbox byte for byte; once its copy answers, the address is gone', async () => {

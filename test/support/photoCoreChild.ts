@@ -5,10 +5,10 @@
 // `{ "result": …, "ms": … }` for each: the contract's answer and how long the whole add took.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { PHOTO_CHUNK_BYTES } from '../../src/shared/photos';
 import { contractClient } from './contract';
 import { startTestCore } from './core';
 import { eventually } from './eventually';
+import { addPhotoFile } from './photoFile';
 
 const ctx = await startTestCore();
 const { call, dispatch } = contractClient(() => ctx.core.dispatcher);
@@ -29,19 +29,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const { path, fileName } = JSON.parse(line) as { path: string; fileName: string };
   const bytes = readFileSync(path);
   const started = performance.now();
-  const { uploadId } = await call('photos.addStart', {
-    hotelId: HOTEL,
-    fileName,
-    bytes: bytes.length,
-    assignments: { property: true, rooms: [] },
-  });
-  for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES)
-    await call('photos.addChunk', {
-      uploadId,
-      offset,
-      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
-    });
-  const result = await dispatch('photos.addFinish', { uploadId });
+  const result = await addPhotoFile({ call, dispatch }, HOTEL, fileName, bytes);
   console.log(JSON.stringify({ result, ms: Math.round(performance.now() - started) }));
 }
 await ctx.stop();
