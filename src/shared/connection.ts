@@ -152,12 +152,41 @@ export interface ConnectionTestResult {
   checkedAt: number;
 }
 
+/**
+ * The parts of a Su account the setup guide checks one by one besides the access token (which "Test connection"
+ * checks): each with a harmless call that only Su's answer to its credentials tells anything from.
+ */
+export const CREDENTIAL_PARTS = ['facility', 'payment', 'notifications'] as const;
+export type CredentialPart = (typeof CREDENTIAL_PARTS)[number];
+
+/** A part to check, with the settings on screen (possibly unsaved: typed secrets win, as for Test connection). */
+export const checkPartSchema = z
+  .object({
+    part: z.enum(CREDENTIAL_PARTS, { message: 'Choose the part to check: facilities, payments or notifications.' }),
+    profile: connectionProfileInputSchema,
+  })
+  .strict();
+export type CheckPartInput = z.input<typeof checkPartSchema>;
+
+/** How one part's check went, in the owner's words. */
+export interface PartCheckResult {
+  part: CredentialPart;
+  /** True when Su accepted the part's credentials. */
+  ok: boolean;
+  /** What passed, or what is wrong and what to do. */
+  text: string;
+  /** The Connection form's field to fix, when one is to blame. */
+  field: string | null;
+  checkedAt: number;
+}
+
 /** The connection's slice of the contract: method → argument schema. */
 export const connectionMethods = {
   'connection.get': noArgs,
   'connection.save': connectionProfileInputSchema,
   'connection.test': connectionProfileInputSchema,
   'connection.discardToken': z.object({ environment: z.enum(ENVIRONMENTS) }).strict(),
+  'connection.checkPart': checkPartSchema,
 } as const;
 
 export interface ConnectionResults {
@@ -165,6 +194,7 @@ export interface ConnectionResults {
   'connection.save': ConnectionState;
   'connection.test': ConnectionTestResult;
   'connection.discardToken': ConnectionState;
+  'connection.checkPart': PartCheckResult;
 }
 
 export interface ConnectionEvents {

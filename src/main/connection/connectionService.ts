@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ConnectionState, ConnectionTestResult } from '../../shared/connection';
+import type {
+  ConnectionState,
+  ConnectionTestResult,
+  CredentialPart,
+  PartCheckResult,
+} from '../../shared/connection';
 import { ENVIRONMENTS, type Environment } from '../../shared/environments';
 import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';
@@ -12,6 +17,7 @@ import { createProviderClient, type ProviderClient } from '../provider/client';
 import { createHostClient, PROVIDER_LIMITS } from '../provider/http';
 import { assertTokenFitsEnvironment, createTokenManager, type TokenManager } from '../provider/tokenManager';
 import type { Secrets } from '../config/secrets';
+import { checkPart } from './partChecks';
 import { secretKey, type ProfileStore, type ResolvedProfile } from './profiles';
 
 export interface ConnectionServiceDeps {
@@ -248,6 +254,24 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         if (error instanceof AppFailure) recordCheck(profile.environment, { ok: false, error: error.error });
         throw error;
       }
+    },
+
+    /**
+     * The setup guide's check of one part (facility setup, payments, notifications) with the settings on screen:
+     * whether Su accepts its credentials, in the owner's words, and the field to fix.
+     */
+    async checkPart(part: CredentialPart, input: ConnectionProfile): Promise<PartCheckResult> {
+      const profile = profiles.resolveInput(input);
+      if (profile.environment === 'demo' && !profile.mainBaseUrl) {
+        return {
+          part,
+          ok: false,
+          text: 'The demo provider runs only while it is in use: save it as your provider, then check again.',
+          field: 'environment',
+          checkedAt: now(),
+        };
+      }
+      return checkPart(part, profile, now);
     },
 
     /** Whether the last "Test connection" of an environment worked (false before any). */

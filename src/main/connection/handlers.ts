@@ -18,5 +18,6 @@ export function connectionHandlers(deps: {
     },
     'connection.test': (args) => connection.test(args),
     'connection.discardToken': (args) => connection.discardToken(args.environment),
+    'connection.checkPart': (args) => connection.checkPart(args.part, args.profile),
   };
 }
