@@ -2,6 +2,7 @@ import type { Method } from '../shared/contract';
 import { appFeature } from './app/feature';
 import { connectionFeature } from './connection/feature';
 import { dataFileFeature } from './dataFile/feature';
+import { deliveryCheckFeature } from './deliveryCheck/feature';
 import { demoFeature } from './demo/feature';
 import { desktopFeature } from './desktop/feature';
 import { inboxFeature } from './inbox/feature';
@@ -36,8 +37,10 @@ export const FEATURES = [
   noticesFeature,
   paymentsFeature,
   desktopFeature,
-  // Last: it collects from the owner's mailbox once every filer has started, and stops first.
+  // After every filer: it collects from the owner's mailbox once they have all started, and stops before them.
   mailboxFeature,
+  // Reads the intake's and the mailbox's status and the demo's test delivery: after all three.
+  deliveryCheckFeature,
 ] as const;
 
 // Every contract method is answered by one feature of the list (checked here as types, and by the core at start).

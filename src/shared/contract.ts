@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appContract } from './app';
 import { connectionContract } from './connection';
 import { dataFileContract } from './dataFile';
+import { deliveryCheckContract } from './deliveryCheck';
 import { demoContract } from './demo';
 import { desktopContract } from './desktop';
 import { inboxContract } from './inbox';
@@ -38,6 +39,7 @@ const SLICES = [
   demoContract,
   desktopContract,
   mailboxContract,
+  deliveryCheckContract,
 ] as const;
 
 type Slice = (typeof SLICES)[number];

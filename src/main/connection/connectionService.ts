@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  ConnectionState,
-  ConnectionTestResult,
-  CredentialPart,
-  PartCheckResult,
-} from '../../shared/connection';
+import type { ConnectionState, ConnectionTestResult, CredentialPart, PartCheckResult } from '../../shared/connection';
 import { ENVIRONMENTS, type Environment } from '../../shared/environments';
 import { AppFailure, ErrorCode, type AppError } from '../../shared/result';
 import { SECRET_NAMES, type ConnectionProfile, type SecretName } from '../../shared/connection';

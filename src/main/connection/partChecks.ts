@@ -15,7 +15,13 @@ import type { ResolvedProfile } from './profiles';
 const NO_SUCH_ID = 'innkeeper-check';
 
 interface Field {
-  field: 'facilityAppId' | 'facilityApiKey' | 'paymentApiName' | 'paymentApiKey' | 'notificationUser' | 'notificationPassword';
+  field:
+    | 'facilityAppId'
+    | 'facilityApiKey'
+    | 'paymentApiName'
+    | 'paymentApiKey'
+    | 'notificationUser'
+    | 'notificationPassword';
   label: string;
 }
 
@@ -92,7 +98,7 @@ export async function checkPart(
 ): Promise<PartCheckResult> {
   const p = PARTS[part];
   const { name, key } = VALUES[part](profile);
-    const result = (ok: boolean, text: string, field: string | null): PartCheckResult => ({
+  const result = (ok: boolean, text: string, field: string | null): PartCheckResult => ({
     part,
     ok,
     // SECURITY: nothing of Su's answer is quoted, but the base URL is: no secret of the profile leaves in it.
