@@ -167,3 +167,96 @@ test('a key too short or a password easy to guess is refused next to its field, 
   await expect(page.getByLabel('Password for Su')).toHaveValue('');
   await expect(passwordError).toHaveCount(0);
 });
+
+test('the setup guide names every credential and checks each part on the demo, through the core', async ({
+  app,
+  page,
+}) => {
+  await openConnection(page, app);
+  const guide = page.getByTestId('setup-guide');
+  await expect(guide).toContainText('Su is a channel manager');
+  // Only what Su's documentation says, with Su's own addresses.
+  await expect(page.getByTestId('guide-account')).toContainText('does not say how a partner account is ordered');
+  const sandboxLink = guide.getByRole('link', { name: 'https://connect-sandbox.su-api.com/SUAPI' });
+  await expect(sandboxLink).toHaveAttribute('target', '_blank');
+  await expect(guide.getByRole('link', { name: 'https://token.suissu.com' })).toBeVisible();
+  for (const [part, fields] of [
+    ['token', 'Domain, Client secret'],
+    ['facility', 'App id, API key'],
+    ['payment', 'API name, API key'],
+    ['notifications', 'User name, Password'],
+  ] as const) {
+    await expect(page.getByTestId(`guide-${part}`)).toContainText(fields);
+    await expect(page.getByTestId(`guide-${part}`)).toContainText('Where from');
+    await expect(page.getByTestId(`guide-${part}`)).toContainText('Needed for');
+  }
+  await expect(page.getByTestId('guide-payment')).toContainText('Without them guest messages, reviews and rates');
+  // The demo delivers by itself: nothing to register, and it says so.
+  await expect(page.getByTestId('guide-give-su')).toContainText('The demo delivers to this computer by itself');
+
+  // Every part passes with the demo's own credentials, each checked by the demo's Su through the core.
+  for (const part of ['token', 'facility', 'payment', 'notifications'] as const) {
+    await page.getByTestId(`guide-${part}-check`).click();
+    await expect(page.getByTestId(`guide-${part}-result`)).toContainText('Passed:');
+  }
+  await expect(page.getByTestId('guide-payment-result')).toContainText('Su accepted the API name and key');
+  await page.getByTestId('guide-deliveries-check').click();
+  const deliveries = page.getByTestId('guide-deliveries-result');
+  await expect(deliveries).toContainText('Innkeeper’s listener is running on this computer');
+  await expect(deliveries).toContainText('Test delivery:');
+  await expect(deliveries.locator('.step--failed')).toHaveCount(0);
+
+  // The test message's notification would sit on the screenshots.
+  for (const close of await page.locator('.p-toast-close-button').all()) await close.click();
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1024, height: 680 },
+  ]) {
+    await page.setViewportSize(size);
+    await guide.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${shots}/connection-guide-${size.width}.png`, animations: 'disabled' });
+    await page.getByTestId('guide-payment').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${shots}/connection-guide-parts-${size.width}.png`, animations: 'disabled' });
+    await page.getByTestId('guide-deliveries').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${shots}/connection-guide-deliveries-${size.width}.png`, animations: 'disabled' });
+  }
+  // The owner may fold the guide away; it stays folded on the next visit.
+  await page.getByRole('button', { name: 'Hide the guide' }).click();
+  await expect(page.getByTestId('guide-token')).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Show the guide' })).toBeVisible();
+  await page.screenshot({ path: `${shots}/connection-guide-folded.png`, animations: 'disabled' });
+  await page.getByRole('button', { name: 'Show the guide' }).click();
+  await expect(page.getByTestId('guide-token')).toBeVisible();
+
+  // The test delivery is in the inbox, like any guest message.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByTestId('thread-row')).toHaveCount(1);
+});
+
+test('a wrong payment key fails its check in owner words, next to the field to fix; typed values stay', async ({
+  app,
+  page,
+}) => {
+  await openConnection(page, app);
+  await page.locator('#paymentApiKey').fill('this-is-not-the-payment-key');
+  await page.getByTestId('guide-payment-check').click();
+  const result = page.getByTestId('guide-payment-result');
+  await expect(result).toContainText('Not yet: Su refused the API name and key');
+  await expect(result).toContainText('under Payments');
+  await expect(page.locator('#paymentApiKey-error')).toContainText('Su refused the API name and key');
+  await expect(page.locator('#paymentApiKey')).toHaveValue('this-is-not-the-payment-key');
+  // The other parts are not affected.
+  await page.getByTestId('guide-facility-check').click();
+  await expect(page.getByTestId('guide-facility-result')).toContainText('Passed:');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('guide-payment').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: `${shots}/connection-guide-payment-refused.png`, animations: 'disabled' });
+
+  // Changing the key makes the check stale: its result and the field's message go.
+  await page.locator('#paymentApiKey').fill('');
+  await expect(result).toHaveCount(0);
+  await expect(page.locator('#paymentApiKey-error')).toHaveCount(0);
+  await page.getByTestId('guide-payment-check').click();
+  await expect(result).toContainText('Passed:');
+});

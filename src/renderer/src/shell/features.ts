@@ -1,5 +1,6 @@
 import { connectionFeature } from '@renderer/features/connection/feature';
 import { dataFileFeature } from '@renderer/features/dataFile/feature';
+import { deliveryCheckFeature } from '@renderer/features/deliveryCheck/feature';
 import { demoFeature } from '@renderer/features/demo/feature';
 import { desktopFeature } from '@renderer/features/desktop/feature';
 import { inboxFeature } from '@renderer/features/inbox/feature';
@@ -30,4 +31,5 @@ export const FEATURES = [
   ratesFeature,
   propertyFeature,
   desktopFeature,
+  deliveryCheckFeature,
 ] as const;

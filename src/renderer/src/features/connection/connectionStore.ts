@@ -1,7 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ConnectionTestResult } from '@shared/connection';
-import type { ConnectionProfileInput } from '@shared/connection';
+import type { ConnectionProfileInput, ConnectionTestResult, CredentialPart, PartCheckResult } from '@shared/connection';
 import type { Environment } from '@shared/environments';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
@@ -22,6 +21,10 @@ export const useConnectionStore = defineStore('connection', () => {
   const saveError = ref<AppError | null>(null);
   const testing = ref(false);
   const saving = ref(false);
+
+  /** The setup guide's checks of the account's parts, with the settings on screen when each was checked. */
+  const partChecks = ref<Partial<Record<CredentialPart, PartCheckResult>>>({});
+  const checking = ref<CredentialPart | null>(null);
 
   const active = computed<Environment>(() => state.value?.active ?? 'demo');
 
@@ -51,10 +54,35 @@ export const useConnectionStore = defineStore('connection', () => {
     }
   }
 
+  /** Checks one part of the account (facility setup, payments, notifications) with the settings on screen. */
+  async function checkPart(part: CredentialPart, input: ConnectionProfileInput) {
+    checking.value = part;
+    try {
+      const result = await api['connection.checkPart']({ part, profile: input });
+      partChecks.value = {
+        ...partChecks.value,
+        [part]: result.ok
+          ? result.value
+          : { part, ok: false, text: result.error.message, field: result.error.field ?? null, checkedAt: Date.now() },
+      };
+    } finally {
+      checking.value = null;
+    }
+  }
+
   function clearOutcome() {
     testResult.value = null;
     testError.value = null;
     saveError.value = null;
+  }
+
+  /** Forgets the parts' checks (another environment on screen), or one part's (its fields changed). */
+  function clearChecks(part?: CredentialPart) {
+    if (!part) partChecks.value = {};
+    else if (partChecks.value[part]) {
+      const { [part]: _gone, ...rest } = partChecks.value;
+      partChecks.value = rest;
+    }
   }
 
   return {
@@ -66,10 +94,14 @@ export const useConnectionStore = defineStore('connection', () => {
     saveError,
     testing,
     saving,
+    partChecks,
+    checking,
     load,
     listen,
     test,
     save,
+    checkPart,
     clearOutcome,
+    clearChecks,
   };
 });

@@ -11,3 +11,9 @@ export const CONNECTION_FORM = defineSlot<{ environment: Environment }>('connect
 
 /** Under the settings form, once they are read: the other sections (receiving deliveries, start at login). */
 export const CONNECTION_AFTER = defineSlot('connection.after');
+
+/**
+ * The setup guide's last parts, after the account's own (an item of its list each): what Su needs to deliver guest
+ * messages and reviews, and its check.
+ */
+export const CONNECTION_GUIDE = defineSlot('connection.guide');
