@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { contractClient } from '../support/contract';
+import { sandboxProfileOn } from '../support/emulatorProfile';
 import { startTestCore } from '../support/core';
 import { eventually } from '../support/eventually';
 
@@ -29,21 +29,7 @@ describe('a payment link on plain http', () => {
   it('from Su sandbox (here an emulator on 127.0.0.1) is refused and not kept as a link to pay on', async () => {
     su = await startEmulator();
     ctx = await startTestCore();
-    await call('connection.save', {
-      environment: 'sandbox',
-      mainBaseUrl: su.mainUrl,
-      tokenBaseUrl: su.tokenUrl,
-      domain: DEMO_CREDENTIALS.domain,
-      facilityAppId: DEMO_CREDENTIALS.facilityAppId,
-      paymentApiName: DEMO_CREDENTIALS.paymentApiName,
-      notificationUser: DEMO_CREDENTIALS.notificationUser,
-      secrets: {
-        clientSecret: DEMO_CREDENTIALS.clientSecret,
-        facilityApiKey: DEMO_CREDENTIALS.facilityApiKey,
-        paymentApiKey: DEMO_CREDENTIALS.paymentApiKey,
-        notificationPassword: DEMO_CREDENTIALS.notificationPassword,
-      },
-    });
+    await call('connection.save', sandboxProfileOn(su));
     expect((await call('connection.get')).active).toBe('sandbox');
     await call('payments.enterPartner', { hotelId: HOTEL, partner_id: 'IK-PARTNER-01', currency_code: 'EUR' });
 

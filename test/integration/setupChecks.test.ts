@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
+import { sandboxProfileOn } from '../support/emulatorProfile';
 
 // The setup guide's checks of the parts of a Su account, each a real call through the core to the demo's emulator
 // over loopback HTTP: whether Su accepts the part's credentials, and which field to fix when it does not.
@@ -9,23 +10,11 @@ describe('the setup guide checks each part of the account', () => {
   let ctx: Awaited<ReturnType<typeof startTestCore>>;
   const { call } = contractClient(() => ctx.core.dispatcher);
   const demo = { environment: 'demo' as const, domain: DEMO_CREDENTIALS.domain };
-  /** A sandbox profile that points at the demo's emulator (plain http is allowed on this computer). */
-  const sandboxOnEmulator = (secrets: Record<string, string> = {}) => ({
-    environment: 'sandbox' as const,
-    mainBaseUrl: ctx.emulator().mainUrl,
-    tokenBaseUrl: ctx.emulator().tokenUrl,
-    domain: DEMO_CREDENTIALS.domain,
-    facilityAppId: DEMO_CREDENTIALS.facilityAppId,
-    paymentApiName: DEMO_CREDENTIALS.paymentApiName,
-    notificationUser: DEMO_CREDENTIALS.notificationUser,
-    secrets: {
-      clientSecret: DEMO_CREDENTIALS.clientSecret,
-      facilityApiKey: DEMO_CREDENTIALS.facilityApiKey,
-      paymentApiKey: DEMO_CREDENTIALS.paymentApiKey,
-      notificationPassword: DEMO_CREDENTIALS.notificationPassword,
-      ...secrets,
-    },
-  });
+  /** A sandbox profile that points at the demo's emulator, with some secrets changed. */
+  const sandboxOnEmulator = (secrets: Record<string, string> = {}) => {
+    const profile = sandboxProfileOn(ctx.emulator());
+    return { ...profile, secrets: { ...profile.secrets, ...secrets } };
+  };
   const requestsTo = (path: string) => ctx.emulator().state.requests.filter((r) => r.path.endsWith(path));
 
   beforeEach(async () => {
