@@ -163,6 +163,118 @@ describe('replying to reviews', () => {
   });
 });
 
+describe('one reply per review, on every channel', () => {
+  it('an Expedia and an Airbnb review take one reply: a second is refused, naming why, and never sent', async () => {
+    await control().push({ kind: 'review', channel: '9' });
+    await control().push({ kind: 'legacy-review', channel: '244' });
+    const reviews = await call('inbox.reviews');
+    for (const review of reviews) {
+      expect(review.reply, review.channelName).toEqual({ allowed: true });
+      const answered = await call('inbox.replyToReview', { reviewId: review.id, body: 'Thank you for staying!' });
+      // The reply box closes at once: the reply is queued (or on its way), and it is the review's one reply.
+      expect(answered.reply, review.channelName).toEqual({
+        allowed: false,
+        reason: `You have replied to this review already: a review takes one public reply, shown under it on ${review.channelName}.`,
+      });
+      expect(answered.needsReply).toBe(false);
+      const again = await dispatch('inbox.replyToReview', { reviewId: review.id, body: 'Thank you again!' });
+      expect(again).toMatchObject({
+        ok: false,
+        error: { field: 'reply', message: expect.stringContaining('You have replied to this review already') },
+      });
+    }
+    const sent = await eventually(
+      () => call('inbox.reviews'),
+      (rs) => rs.every((r) => r.replies.every((x) => x.delivery?.state === 'sent')),
+    );
+    expect(sent.map((r) => r.replies.map((x) => x.body))).toEqual([
+      ['Thank you for staying!'],
+      ['Thank you for staying!'],
+    ]);
+    const paths = (await control().requests()).map((r) => r.path);
+    expect(paths.filter((p) => p.endsWith('/review/reply'))).toHaveLength(1);
+    expect(paths.filter((p) => p.endsWith('/OTA_ReplyReview'))).toHaveLength(1);
+  });
+
+  it('while an Expedia reply Su refused waits for the owner, no second reply is offered', async () => {
+    await control().push({ kind: 'review', channel: '9' });
+    const review = (await call('inbox.reviews'))[0]!;
+    // The review names a property Su does not know: Su refuses the reply (558).
+    ctx.core.db.db.prepare("UPDATE reviews SET hotel_id = 'NOSUCHHOTEL' WHERE id = ?").run(review.id);
+    await call('inbox.replyToReview', { reviewId: review.id, body: 'Thank you!' });
+    const one = async () => (await call('inbox.reviews')).find((r) => r.id === review.id)!;
+    const refused = await eventually(one, (r) => r.replies[0]?.delivery?.state === 'failed');
+    expect(refused.reply).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^Your reply was not published/),
+    });
+    expect(refused.needsReply).toBe(true);
+    expect(await dispatch('inbox.replyToReview', { reviewId: review.id, body: 'Thanks!' })).toMatchObject({
+      ok: false,
+      error: { field: 'reply' },
+    });
+    // Discarded, the review may be answered again.
+    await call('outbox.discard', { id: refused.replies[0]!.delivery!.outboxId });
+    expect((await one()).reply).toEqual({ allowed: true });
+  });
+
+  it('two replies to one review queued by an earlier version while Su was away: only the first is sent', async () => {
+    await control().push({ kind: 'review', channel: '9' });
+    await control().push({ kind: 'legacy-review', channel: '244' });
+    const reviews = await call('inbox.reviews');
+    await ctx.core.close();
+    // As a version without the rule left them: two replies to each review, both queued.
+    const file = new DatabaseSync(join(ctx.dataDir, 'innkeeper.db'));
+    for (const r of reviews) {
+      const payload =
+        r.kind === 'current'
+          ? {
+              hotel_id: r.hotelId,
+              channel_id: r.channel,
+              channel_property_id: r.detail.channelPropertyId,
+              channel_review_id: r.providerReviewId,
+            }
+          : { hotelid: r.hotelId, channelid: '244', reviewid: r.providerReviewId, listingid: r.detail.listingId };
+      const text = r.kind === 'current' ? 'review_reply' : 'replytext';
+      for (const body of ['Thank you!', 'Thank you so much!']) {
+        const { lastInsertRowid } = file
+          .prepare(
+            `INSERT INTO outbox (entity_key, kind, payload, state, next_attempt_at, created_at, updated_at)
+             VALUES (?, ?, ?, 'queued', 0, 0, 0)`,
+          )
+          .run(
+            `review:${r.id}`,
+            r.kind === 'current' ? 'review-reply' : 'legacy-review-reply',
+            JSON.stringify({ ...payload, [text]: body }),
+          );
+        file
+          .prepare('INSERT INTO review_replies (review_id, body, outbox_id, created_at) VALUES (?, ?, ?, 0)')
+          .run(r.id, body, lastInsertRowid);
+      }
+    }
+    file.close();
+    ctx = await startTestCore({ dataDir: ctx.dataDir });
+    const settled = await eventually(
+      () => call('inbox.reviews'),
+      (rs) => rs.every((r) => r.replies.every((x) => x.delivery?.state === 'sent' || x.delivery?.state === 'failed')),
+    );
+    for (const r of settled) {
+      expect(r.replies.map((x) => x.delivery?.state)).toEqual(['sent', 'failed']);
+      expect(r.replies[1]!.delivery!.error).toMatchObject({
+        retryable: false,
+        message: 'Not sent: your earlier reply to this review went out already, and a review takes one public reply.',
+      });
+      expect(r.reply).toMatchObject({ allowed: false });
+    }
+    const sent = (await control().requests()).filter((q) => /review\/reply|OTA_ReplyReview/.test(q.path));
+    expect(
+      sent.map(
+        (q) => (q.body as Record<string, unknown>).review_reply ?? (q.body as Record<string, unknown>).replytext,
+      ),
+    ).toEqual(['Thank you!', 'Thank you!']);
+  });
+});
+
 describe('a reply queued before the placeholder check', () => {
   it('is not sent at start or on Retry while it holds a {{placeholder}}: it fails naming it', async () => {
     await control().push({ kind: 'message', channel: '19', message: 'Is breakfast included?' });

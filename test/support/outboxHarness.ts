@@ -152,7 +152,8 @@ export function replyOutbox(db: Database, client: () => ProviderClient, extra: {
     db,
     now: clock.now,
     random: () => 1,
-    kinds: sendersAsKinds(replySenders(client)),
+    // The outbox alone: no inbox, so no review here has a reply yet (the inbox's own tests check that rule).
+    kinds: sendersAsKinds(replySenders(client, () => false)),
     timers: timers.timers,
     onChange: (item) => changes.push(item),
     onError: (error) => errors.push(error),

@@ -49,7 +49,7 @@ export const inboxFeature = defineFeature({
     const replies = createReplyService({ database, outbox, inbox, now });
 
     // Each reply goes out through the client in use at the time it is sent (new credentials apply at once).
-    const senders = replySenders(() => connection.provider());
+    const senders = replySenders(() => connection.provider(), inbox.reviewAnswered);
     const kind = <K extends keyof ReplyKinds>(send: ReplyKinds[K]['send']) => ({
       send,
       changed: news.afterOutboxChange,

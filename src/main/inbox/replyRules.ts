@@ -2,9 +2,13 @@ import { channelProfile } from '../../shared/channels';
 import type { CurrentReviewDetail, LegacyReviewDetail } from '../../shared/inbox';
 
 /**
- * Whether a review may be answered, with the reason in the owner's words when not: the provider's own
- * eligibility flag; Booking.com allows one reply, and not to a score-only review; legacy Airbnb replies only to
- * reviews written by a guest with a booking, within the response window.
+ * Whether a review may be answered, with the reason in the owner's words when not. A review takes one public reply
+ * on every channel: Booking.com says so (one reply, moderated, not editable); for Expedia and Airbnb the provider
+ * says nothing, and Innkeeper sends one all the same (a second public reply under one review reads as a mistake, and
+ * a reply queued twice while Su was away must not go out twice). A refused reply holds the place of the one reply
+ * until the owner edits, retries or discards it. Then the provider's own eligibility flag; Booking.com does not
+ * take a reply to a score-only review; legacy Airbnb replies only to reviews written by a guest with a booking,
+ * within the response window.
  */
 export function replyPermission(
   review: ({ kind: 'current'; detail: CurrentReviewDetail } | { kind: 'legacy'; detail: LegacyReviewDetail }) & {
@@ -17,24 +21,28 @@ export function replyPermission(
   },
 ): { allowed: true } | { allowed: false; reason: string } {
   const name = channelProfile(review.channel).name;
+  const booking = review.channel === '19';
+  if (review.replies > 0) {
+    return {
+      allowed: false,
+      reason: booking
+        ? 'Booking.com allows one reply per review, and it cannot be edited; you have replied already.'
+        : `You have replied to this review already: a review takes one public reply, shown under it on ${name}.`,
+    };
+  }
+  // A refused reply is not a reply: the owner edits, retries or discards it below (a second one is not offered).
+  if ((review.refused ?? 0) > 0) {
+    return {
+      allowed: false,
+      reason: `Your reply was not published: see below why, and what you can do. ${
+        booking ? 'Booking.com takes one reply per review.' : 'A review takes one public reply.'
+      }`,
+    };
+  }
   if (review.kind === 'current') {
     const d = review.detail;
     if (d.eligibleToReply === false) return { allowed: false, reason: `${name} says this review cannot be answered.` };
-    if (review.channel === '19' && review.replies > 0) {
-      return {
-        allowed: false,
-        reason: 'Booking.com allows one reply per review, and it cannot be edited; you have replied already.',
-      };
-    }
-    // A refused reply is not a reply: the owner edits, retries or discards it below (a second one would be refused).
-    if (review.channel === '19' && (review.refused ?? 0) > 0) {
-      return {
-        allowed: false,
-        reason:
-          'Your reply was not published: see below why, and what you can do. Booking.com takes one reply per review.',
-      };
-    }
-    if (review.channel === '19' && !d.title && !d.positive && !d.negative) {
+    if (booking && !d.title && !d.positive && !d.negative) {
       return { allowed: false, reason: 'Booking.com does not allow replies to a review with scores only.' };
     }
     return { allowed: true };

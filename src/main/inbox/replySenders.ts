@@ -15,7 +15,7 @@ export const REPLY_KINDS = {
  * Senders for the three kinds of reply, through the provider client. The client is looked up at each send, so
  * an attempt after the owner changed credentials (and the app built a new client) uses the new ones.
  */
-export function replySenders(client: () => ProviderClient) {
+export function replySenders(client: () => ProviderClient, answered: (review: AnsweredReview) => boolean) {
   return {
     [REPLY_KINDS.message]: async (reply: MessageReply) => {
       refuseUnfilled(reply.message);
@@ -23,13 +23,32 @@ export function replySenders(client: () => ProviderClient) {
     },
     [REPLY_KINDS.review]: async (reply: ReviewReply) => {
       refuseUnfilled(reply.review_reply);
+      refuseSecond(answered({ kind: 'current', channel: reply.channel_id, providerReviewId: reply.channel_review_id }));
       return client().reviews.reply(reply);
     },
     [REPLY_KINDS.legacyReview]: async (reply: LegacyReviewReply) => {
       refuseUnfilled(reply.replytext);
+      refuseSecond(answered({ kind: 'legacy', channel: '244', providerReviewId: reply.reviewid }));
       return client().reviews.replyLegacy(reply);
     },
   };
+}
+
+/** The review a reply is for, as the reply's payload names it. */
+export type AnsweredReview = { kind: 'current' | 'legacy'; channel: string; providerReviewId: string };
+
+/**
+ * A review takes one reply. The core refuses a second one when it is written; this is the last check, for a second
+ * one already in the outbox (queued twice by an earlier Innkeeper while Su was away): it is not sent, and fails for
+ * the owner, who discards it.
+ */
+function refuseSecond(alreadyAnswered: boolean): void {
+  if (alreadyAnswered)
+    throw new AppFailure({
+      code: ErrorCode.Validation,
+      message: 'Not sent: your earlier reply to this review went out already, and a review takes one public reply.',
+      retryable: false,
+    });
 }
 
 /**

@@ -186,21 +186,25 @@ export function createReplyService(deps: {
       if (outbox.get(outboxId)?.state === 'failed') outbox.retry(outboxId);
     },
 
-    /** Queues a reply to a review, once the channel's rules allow it. */
+    /**
+     * Queues a reply to a review, once the channel's rules allow it: a review takes one reply, so a second one (the
+     * first sent, queued while Su is away, or refused and waiting for the owner) is refused, naming why. The rules
+     * are read in the same transaction that writes the reply: two calls at once cannot both pass them.
+     */
     replyToReview(reviewId: number, body: string): { outboxId: number } {
-      // Checked before the transaction: nothing is written for a reply the provider or the channel would refuse.
+      // Checked before anything is written: nothing is kept of a reply the provider or the channel would refuse.
       refuseUnfilled(body);
-      const { review, kind, payload } = reviewPayload(reviewId, body);
-      if (!review.reply.allowed) {
-        throw new AppFailure({
-          code: ErrorCode.Validation,
-          message: review.reply.reason,
-          field: 'reply',
-          retryable: false,
-        });
-      }
-      const key = inboxKey.review(reviewId);
       return database.transaction(() => {
+        const { review, kind, payload } = reviewPayload(reviewId, body);
+        if (!review.reply.allowed) {
+          throw new AppFailure({
+            code: ErrorCode.Validation,
+            message: review.reply.reason,
+            field: 'reply',
+            retryable: false,
+          });
+        }
+        const key = inboxKey.review(reviewId);
         const item =
           kind === REPLY_KINDS.review
             ? outbox.enqueue(REPLY_KINDS.review, key, payload as ReviewReply, reviewSource(reviewId))

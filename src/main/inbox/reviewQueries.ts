@@ -146,6 +146,21 @@ export function createReviewQueries(db: DatabaseSync, now: () => number) {
       return reviewItem(row);
     },
 
+    /**
+     * Whether the review a reply is for has a reply that went out already (sent, or kept from before the outbox):
+     * the last check before a reply to it leaves, so that one queued twice is not sent twice.
+     */
+    reviewAnswered(review: { kind: 'current' | 'legacy'; channel: string; providerReviewId: string }): boolean {
+      return !!db
+        .prepare(
+          `SELECT 1 FROM reviews r JOIN review_replies rr ON rr.review_id = r.id
+           LEFT JOIN outbox o ON o.id = rr.outbox_id
+           WHERE r.kind = ? AND r.channel = ? AND r.provider_review_id = ? AND coalesce(o.state, 'sent') = 'sent'
+           LIMIT 1`,
+        )
+        .get(review.kind, review.channel, review.providerReviewId);
+    },
+
     markReviewRead(id: number): void {
       db.prepare('UPDATE reviews SET unread = 0 WHERE id = ?').run(id);
     },
