@@ -5,6 +5,8 @@
 export interface ChannelProfile {
   code: string;
   name: string;
+  /** The indefinite article of the name as it is said ("an Airbnb review", "a Booking.com review"). */
+  article: 'a' | 'an';
   /** How a line break inside a reply is written on the wire for this channel. */
   replyLineBreak: string;
   /** False where the provider says nothing and the rule is our best guess (Expedia). */
@@ -21,6 +23,7 @@ export const CHANNELS: Readonly<Record<string, ChannelProfile>> = {
   '244': {
     code: '244',
     name: 'Airbnb',
+    article: 'an',
     replyLineBreak: `${BACKSLASH}n`,
     lineBreakConfirmed: true,
     replyRequires: ['threadid', 'guestid', 'listingid'],
@@ -29,6 +32,7 @@ export const CHANNELS: Readonly<Record<string, ChannelProfile>> = {
   '19': {
     code: '19',
     name: 'Booking.com',
+    article: 'a',
     replyLineBreak: `${BACKSLASH}${BACKSLASH}n`,
     lineBreakConfirmed: true,
     replyRequires: ['bookingid'],
@@ -37,6 +41,7 @@ export const CHANNELS: Readonly<Record<string, ChannelProfile>> = {
   '9': {
     code: '9',
     name: 'Expedia',
+    article: 'an',
     replyLineBreak: `${BACKSLASH}${BACKSLASH}n`,
     lineBreakConfirmed: false,
     replyRequires: ['bookingid'],
@@ -55,6 +60,7 @@ export function channelProfile(code: string | number): ChannelProfile {
     CHANNELS[key] ?? {
       code: key,
       name: `channel ${key}`,
+      article: 'a',
       replyLineBreak: '\n',
       lineBreakConfirmed: false,
       replyRequires: [],
@@ -65,6 +71,12 @@ export function channelProfile(code: string | number): ChannelProfile {
 
 /** The display name of a channel code ("Airbnb", or "channel 189" for codes we do not know). */
 export const channelName = (code: string | number): string => channelProfile(code).name;
+
+/** The channel's name after its article, for a sentence: "an Airbnb", "a Booking.com", "a channel 189". */
+export function aChannel(code: string | number): string {
+  const { article, name } = channelProfile(code);
+  return `${article} ${name}`;
+}
 
 /** Writes the owner's line breaks the way the channel expects them in a reply (`replyLineBreak`). */
 export function encodeReplyLineBreaks(text: string, code: string | number): string {

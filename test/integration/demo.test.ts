@@ -109,10 +109,19 @@ describe('the demo controls', () => {
       channel: '9',
       hotelId: 'IK-DEMO-002',
     });
-    await call('demo.deliver', { kind: 'review', channel: '19', hotelId: 'IK-DEMO-001' });
-    await call('demo.deliver', { kind: 'legacy-review', hotelId: 'IK-DEMO-001' });
+    // What arrived, in a sentence: "an Airbnb review", "an Expedia review", "a Booking.com review".
+    expect(await call('demo.deliver', { kind: 'review', channel: '19', hotelId: 'IK-DEMO-001' })).toMatchObject({
+      summary: expect.stringMatching(/^A Booking\.com review of .+ arrived\.$/),
+    });
+    expect(await call('demo.deliver', { kind: 'legacy-review', hotelId: 'IK-DEMO-001' })).toMatchObject({
+      summary: expect.stringMatching(/^An Airbnb review of .+ arrived\.$/),
+    });
+    expect(await call('demo.deliver', { kind: 'review', channel: '9', hotelId: 'IK-DEMO-002' })).toMatchObject({
+      summary: 'An Expedia review of Old Town Loft arrived.',
+    });
     expect((await call('inbox.reviews')).map((r) => [r.kind, r.channel]).sort()).toEqual([
       ['current', '19'],
+      ['current', '9'],
       ['legacy', '244'],
     ]);
     expect(

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { channelName } from '../../shared/channels';
+import { aChannel, channelName } from '../../shared/channels';
 import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '../../shared/demo';
 import type { PartnerEntry } from '../../shared/payments';
 import type { PropertySetupInput } from '../../shared/rateSetups';
@@ -104,7 +104,10 @@ function summary(outcome: PushOutcome, propertyName: string): string {
     const why = outcome.attempts.at(-1)?.error ?? 'no answer';
     return `The ${channel} delivery did not arrive: the listener answered “${why}”.`;
   }
-  if (outcome.kind !== 'message') return `A ${channel} review of ${propertyName} arrived.`;
+  if (outcome.kind !== 'message') {
+    const review = `${aChannel(outcome.channel)} review of ${propertyName} arrived.`;
+    return review[0]!.toUpperCase() + review.slice(1);
+  }
   const users = (outcome.body.user_details as { users?: { first_name?: string }[] } | undefined)?.users;
   const guest = users?.at(-1)?.first_name;
   return `${guest ? `${guest}’s` : 'A guest’s'} message about ${propertyName} arrived on ${channel}.`;
