@@ -249,7 +249,9 @@ test('a review of each kind shows its details, and the reason when it cannot be 
   await expect(page.getByTestId('review-title')).toHaveText('Great stay!');
   await expect(page.getByTestId('review-positive')).toContainText('Loved the location and service.');
   await expect(page.getByTestId('review-negative')).toContainText('Room was a bit small.');
-  await expect(page.getByTestId('review-reviewee')).toHaveText('Vishal Potter');
+  // Who wrote it and whom it is about: the name Su sends (reviewee_name) is the host's.
+  await expect(page.getByTestId('review-reviewer')).toHaveText('Guest');
+  await expect(page.getByTestId('review-reviewee')).toHaveText('Host (Vishal Potter)');
   await expect(page.getByTestId('review-status')).toHaveText('Published');
   await expect(page.getByTestId('review-date')).toContainText('2025');
   await expect(page.getByTestId('score')).toHaveCount(3);

@@ -44,6 +44,18 @@ export function currentReview(d: CurrentReviewDetail): CurrentReview {
   };
 }
 
+/**
+ * Who wrote a Booking.com or Expedia review and whom it is about, in the owner's words: "Guest" about "Host (Maria
+ * Jensen)". The review's type says both sides ("guest_to_host", the only kind Su's current review API serves: its
+ * reviews are guests'); the named person (`reviewee_name`) is the one reviewed, the host, never the guest.
+ */
+export function currentSides(review: Pick<CurrentReview, 'type' | 'revieweeName'>): { by: string; about: string } {
+  const sides = /^([a-z]+)_to_([a-z]+)$/i.exec(review.type ?? '');
+  const by = humanize(sides?.[1] ?? 'guest');
+  const about = humanize(sides?.[2] ?? 'host');
+  return { by, about: review.revieweeName ? `${about} (${review.revieweeName})` : about };
+}
+
 /** One line of an Airbnb rating: a category and its stars (or whatever the channel sent). */
 export interface Rating {
   category: string;
