@@ -19,3 +19,14 @@ export function daysOf(from: string, to: string): string[] {
   for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
   return days;
 }
+
+/** Monday = 0 … Sunday = 6, of a plain date (YYYY-MM-DD), never shifted by a time zone. */
+export const weekdayIndex = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+
+/** The days from `from` to `to` (both included) that fall on one of `weekdays` (Monday = 0); every day without. */
+export function daysOn(from: string, to: string, weekdays?: readonly number[]): string[] {
+  const days = daysOf(from, to);
+  if (!weekdays) return days;
+  const on = new Set(weekdays);
+  return days.filter((day) => on.has(weekdayIndex(day)));
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DayRule } from './rates';
 import { hotelIdSchema, idSchema } from './su/common';
+import { weekdayIndex } from './dates';
 
 // The owner's rooms and rate plans.
 // Su has no API that lists a property's rooms or rate plans: the owner enters the ids they use at Su (the ids must
@@ -117,9 +118,6 @@ export function currencyName(code: string, locale?: string): string {
     return code;
   }
 }
-
-/** Monday = 0 … Sunday = 6, of a plain date (YYYY-MM-DD), never shifted by a time zone. */
-export const weekdayIndex = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
 
 /** The plan's base price on a day: that weekday's own price, else the base price; null without one. */
 export function basePriceOn(plan: Pick<RatePlanSetup, 'price' | 'weekPrices'>, day: string): number | null {

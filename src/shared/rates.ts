@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppError } from './result';
 import { MAX_DAYS_AHEAD, RULE_TYPES } from './su/inventory';
-import { addDays } from './dates';
+import { addDays, daysOn } from './dates';
 import { propertySetupSchema, type PropertySetup } from './rateSetups';
 import { dateSchema, hotelIdSchema, idSchema } from './su/common';
 import { noArgs } from './validation';
@@ -19,6 +19,13 @@ export const rateEditSchema = (today: string) =>
       ]),
       from: dateSchema,
       to: dateSchema,
+      /** Only these days of the week (Monday = 0 … Sunday = 6) from..to; absent: every day. */
+      weekdays: z
+        .array(z.number().int('A day of the week is 0 (Monday) to 6 (Sunday).').min(0).max(6))
+        .min(1, 'Choose at least one day of the week.')
+        .refine((w) => new Set(w).size === w.length, 'A day of the week is chosen twice.')
+        .transform((w) => [...w].sort((a, b) => a - b))
+        .optional(),
       channels: z
         .array(z.string().regex(/^[1-9]\d{0,5}$/, 'A channel code is a number, such as 19.'))
         .min(1, 'Choose at least one channel.')
@@ -50,6 +57,14 @@ export const rateEditSchema = (today: string) =>
           path: ['to'],
           message: `At most ${MAX_DAYS_AHEAD} days ahead (until ${last}).`,
         });
+      if (e.weekdays && e.from <= e.to && !hasWeekday(e)) {
+        const names = e.weekdays.map((d) => WEEKDAY_NAMES[d]);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['weekdays'],
+          message: `From ${e.from} to ${e.to} there is no ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}: choose other days or dates.`,
+        });
+      }
       const r = e.rule;
       if (!r) return;
       if ((r.type === undefined) !== (r.value === undefined))
@@ -94,12 +109,25 @@ export const rateEditSchema = (today: string) =>
         ctx.addIssue({ code: 'custom', path: ['rule', 'value'], message: 'Inventory is counted in whole rooms.' });
     });
 
+/** The days of the week in full, Monday first (as `weekdays` counts them). */
+export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/** Whether from..to holds a day on one of the edit's weekdays (a week holds each: only the first is looked at). */
+const hasWeekday = (e: { from: string; to: string; weekdays?: readonly number[] }) =>
+  !e.weekdays || daysOn(e.from, e.to < addDays(e.from, 6) ? e.to : addDays(e.from, 6), e.weekdays).length > 0;
+
 /**
  * Days that have passed cannot be sent: an edit started before `today` keeps its remaining days, one that ended
- * is dropped (a draft left overnight stays usable).
+ * (or has none of its weekdays left) is dropped (a draft left overnight stays usable).
  */
-export function dropPastDays<E extends { from: string; to: string }>(edits: E[], today: string): E[] {
-  return edits.filter((e) => e.to >= today).map((e) => (e.from < today ? { ...e, from: today } : e));
+export function dropPastDays<E extends { from: string; to: string; weekdays?: readonly number[] }>(
+  edits: E[],
+  today: string,
+): E[] {
+  return edits
+    .filter((e) => e.to >= today)
+    .map((e) => (e.from < today ? { ...e, from: today } : e))
+    .filter(hasWeekday);
 }
 
 /** A property's draft: a name and the edits in the order they were made. */

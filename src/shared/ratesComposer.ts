@@ -1,5 +1,5 @@
 import type { InvRateControl, RuleType } from './su/inventory';
-import { addDays, daysOf } from './dates';
+import { addDays, daysOn } from './dates';
 
 /**
  * The rates composer. The provider works by overwrite: a request replaces the WHOLE rule set of a room (or room +
@@ -26,11 +26,16 @@ export type Target = { level: 'inventory'; roomId: string } | { level: 'rate'; r
 /** Day (YYYY-MM-DD) → rule set, per target key (see {@link targetKey}). */
 export type RuleBook = ReadonlyMap<string, ReadonlyMap<string, DaySet>>;
 
-/** One edit of the draft: on these days, for these channels, set this rule — or remove theirs (null). */
+/**
+ * One edit of the draft: on these days, for these channels, set this rule — or remove theirs (null). With
+ * `weekdays`, only the days from..to that fall on them (Monday = 0 … Sunday = 6): Su's request has no day-of-week
+ * field, so the composer sends those days themselves.
+ */
 export interface RuleEdit {
   target: Target;
   from: string;
   to: string;
+  weekdays?: number[];
   channels: string[];
   rule: ChannelRule | null;
 }
@@ -59,10 +64,13 @@ export function applyEdits(
 ): Map<string, { target: Target; days: Map<string, DaySet> }> {
   const next = new Map<string, { target: Target; days: Map<string, DaySet> }>();
   for (const edit of edits) {
+    const days = daysOn(edit.from, edit.to, edit.weekdays);
+    // An edit on weekdays its dates do not hold touches nothing (and sends no empty control).
+    if (!days.length) continue;
     const key = targetKey(edit.target);
     const entry = next.get(key) ?? { target: edit.target, days: new Map<string, DaySet>() };
     next.set(key, entry);
-    for (const day of daysOf(edit.from, edit.to)) {
+    for (const day of days) {
       const set: Record<string, ChannelRule> = { ...(entry.days.get(day) ?? book.get(key)?.get(day) ?? {}) };
       for (const channel of edit.channels) {
         if (edit.rule === null) delete set[channel];

@@ -10,6 +10,7 @@ import {
   type Target,
 } from '../../src/shared/ratesComposer';
 import { daysOf } from '../../src/shared/dates';
+import { dropPastDays } from '../../src/shared/rates';
 import { addDays } from '../../src/shared/dates';
 
 const D0 = '2027-03-01';
@@ -101,6 +102,26 @@ describe('composing an overwrite-safe request', () => {
       [day(0), day(1)],
       [day(3), day(4)],
     ]);
+  });
+
+  it('an edit on chosen weekdays touches only those days; one whose dates hold none of them sends nothing', () => {
+    // D0 (2027-03-01) is a Monday: Friday and Saturday are days 4-5, 11-12.
+    const weekends = { ...edit(BAR, 0, 13, ['19'], { type: 'Increase', value: 25 }), weekdays: [4, 5] };
+    const request = composeRequest('H1', new Map(), [weekends]);
+    expect(request.ratecontrol![0]!.date.map((r) => [r.from, r.to])).toEqual([
+      [day(4), day(5)],
+      [day(11), day(12)],
+    ]);
+    const none = { ...edit(BAR, 0, 3, ['19'], { closed: true }), weekdays: [6] };
+    expect(composeRequest('H1', new Map(), [none])).toEqual({ hotelid: 'H1' });
+  });
+
+  it('a draft left past a weekday edit’s last matching day drops it; other edits keep their remaining days', () => {
+    const fridays = { ...edit(BAR, 0, 9, ['19'], { closed: true }), weekdays: [4] };
+    const every = edit(BAR, 0, 9, ['19'], { closed: true });
+    // From day 5 (Saturday) to day 9 (Wednesday) there is no Friday left.
+    expect(dropPastDays([fridays, every], day(5))).toEqual([{ ...every, from: day(5) }]);
+    expect(dropPastDays([fridays], day(4))).toEqual([{ ...fridays, from: day(4) }]);
   });
 
   it('inventory and rates of several rooms go in one request, each with only its touched days', () => {
