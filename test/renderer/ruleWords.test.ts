@@ -6,6 +6,7 @@ import {
   dayCount,
   dayRange,
   diffRows,
+  editDaysText,
   editRuleText,
   factorPercent,
   parseTargetKey,
@@ -13,7 +14,9 @@ import {
   ruleOutcome,
   ruleText,
   targetLabel,
+  weekdayText,
 } from '@renderer/features/rates/ruleWords';
+import { daysOf, weekdayIndex } from '@shared/dates';
 
 const setup: PropertySetup = {
   hotelId: 'H1',
@@ -127,6 +130,85 @@ describe('the diff of a push', () => {
   });
 });
 
+describe('days of the week in the diff and the draft', () => {
+  const weekPriced: PropertySetup = {
+    hotelId: 'H1',
+    name: '',
+    currency: 'EUR',
+    channels: ['244', '19'],
+    rooms: [
+      {
+        id: 'DBL',
+        name: 'Double Room',
+        inventory: 4,
+        rates: [{ id: 'BAR', name: '', price: 120, weekPrices: [null, null, null, null, 145, 145, null] }],
+      },
+      { id: 'TWN', name: 'Twin', inventory: null, rates: [{ id: 'BAR', name: '', price: null }] },
+    ],
+  };
+  const increase = { type: 'Increase' as const, value: 25 };
+  // 2027-06-04 is a Friday; June to September holds 34 Fridays and Saturdays.
+  const weekends = daysOf('2027-06-01', '2027-09-30').filter((d) => [4, 5].includes(weekdayIndex(d)));
+
+  it('writes weekdays, three or more in a row as a span', () => {
+    expect(weekdayText([5, 4])).toBe('Fri, Sat');
+    expect(weekdayText([0, 1, 2, 3, 4])).toBe('Mon–Fri');
+    expect(weekdayText([0, 2, 4])).toBe('Mon, Wed, Fri');
+    expect(weekdayText([0, 1, 2, 5])).toBe('Mon–Wed, Sat');
+    expect(editDaysText({ from: '2027-06-01', to: '2027-09-30', weekdays: [4, 5] })).toBe(
+      `Fri, Sat · ${dayRange('2027-06-01', '2027-09-30')} (34 days)`,
+    );
+    expect(editDaysText({ from: '2027-06-01', to: '2027-06-01' })).toBe(dayRange('2027-06-01', '2027-06-01'));
+  });
+
+  it('a season of Fridays and Saturdays is one line per change, not one per weekend', () => {
+    const days = weekends.map((day) => ({ target: 'rate:DBL:BAR', day, before: {}, after: { '19': increase } }));
+    const rows = diffRows(days, weekPriced);
+    expect(rows.map((r) => [r.from, r.to, r.weekdays, r.days, r.result])).toEqual([
+      ['2027-06-04', '2027-09-25', [4, 5], 34, null],
+    ]);
+    // A pattern broken by a missing weekend starts a new line.
+    const gap = diffRows(
+      days.filter((d) => !['2027-07-02', '2027-07-03'].includes(d.day)),
+      weekPriced,
+    );
+    expect(gap.map((r) => [r.from, r.to, r.weekdays])).toEqual([
+      ['2027-06-04', '2027-06-26', [4, 5]],
+      ['2027-07-09', '2027-09-25', [4, 5]],
+    ]);
+  });
+
+  it('shows what a change gives from the base, per base, ≈ where the figure before is not known', () => {
+    // Thursday to Saturday, twice: 120 on Thursdays, 145 on Fridays and Saturdays.
+    const days = daysOf('2027-06-03', '2027-06-12')
+      .filter((d) => [3, 4, 5].includes(weekdayIndex(d)))
+      .map((day) => ({ target: 'rate:DBL:BAR', day, before: {}, after: { '19': increase } }));
+    const known = (_target: string, day: string) => day >= '2027-06-10';
+    const rows = diffRows(days, weekPriced, { results: true, known });
+    expect(rows.map((r) => [r.from, r.to, r.weekdays, r.result])).toEqual([
+      ['2027-06-03', '2027-06-03', null, '≈€120 → €145'],
+      ['2027-06-04', '2027-06-05', null, '≈€145 → €170'],
+      ['2027-06-10', '2027-06-10', null, '€120 → €145'],
+      ['2027-06-11', '2027-06-12', null, '€145 → €170'],
+    ]);
+    // Inventory in rooms; no line of figures without a base, or where the figure stays (closing only).
+    const other = diffRows(
+      [
+        { target: 'inv:DBL', day: '2027-06-03', before: {}, after: { '19': { type: 'Fixed', value: 6 } } },
+        { target: 'rate:TWN:BAR', day: '2027-06-03', before: {}, after: { '19': increase } },
+        { target: 'rate:DBL:BAR', day: '2027-06-07', before: {}, after: { '19': { closed: true } } },
+      ],
+      weekPriced,
+      { results: true },
+    );
+    expect(other.map((r) => [r.target, r.result])).toEqual([
+      ['inv:DBL', '4 → 6 rooms'],
+      ['rate:DBL:BAR', null],
+      ['rate:TWN:BAR', null],
+    ]);
+  });
+});
+
 describe('what a rule gives on the selected days', () => {
   const group = buildGroups({
     hotelId: 'H1',
@@ -152,5 +234,9 @@ describe('what a rule gives on the selected days', () => {
       'From the base price: €145 → €99.',
     );
     expect(ruleOutcome(group, { type: 'Fixed', value: 99 }, '2026-12-05', '2026-12-04')).toBeNull();
+    // Only the chosen weekdays' bases: Fridays and Saturdays of a month.
+    expect(ruleOutcome(group, { type: 'Increase', value: 25 }, '2026-12-01', '2026-12-31', [4, 5])).toBe(
+      'From the base price: €145 → €170.',
+    );
   });
 });
