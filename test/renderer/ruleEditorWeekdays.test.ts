@@ -2,26 +2,22 @@ import { flushPromises, mount } from '@vue/test-utils';
 import PrimeVue from 'primevue/config';
 import { describe, expect, it } from 'vitest';
 import type { RuleEdit } from '@shared/ratesComposer';
-import type { PropertySetup } from '@shared/rateSetups';
 import RuleEditor from '@renderer/features/rates/RuleEditor.vue';
 import DraftEdits from '@renderer/features/rates/DraftEdits.vue';
 import { buildCells, buildGroups } from '@renderer/features/rates/ratesCells';
+import { WEEKDAY_LABELS, weekPricedSetup } from './rateFixtures';
 
-const setup: PropertySetup = {
-  hotelId: 'H1',
-  name: '',
-  currency: 'EUR',
-  channels: ['244', '19'],
-  rooms: [
-    {
-      id: 'DBL',
-      name: 'Double Room',
-      inventory: 4,
-      rates: [{ id: 'BAR', name: 'Best', price: 120, weekPrices: [null, null, null, null, 145, 145, null] }],
-    },
-  ],
-};
+const setup = weekPricedSetup;
 const groups = buildGroups(setup);
+/** Fridays and Saturdays (4, 5) from June to September, 25 more on Booking.com. */
+const SEASON_WEEKENDS: RuleEdit = {
+  target: { level: 'rate', roomId: 'DBL', rateId: 'BAR' },
+  from: '2027-06-01',
+  to: '2027-09-30',
+  weekdays: [4, 5],
+  channels: ['19'],
+  rule: { type: 'Increase', value: 25 },
+};
 const today = '2026-11-28';
 
 function mountEditor() {
@@ -46,33 +42,22 @@ describe('the rule editor’s days of the week', () => {
     await wrapper.get('#rule-from').setValue('2027-06-01');
     await wrapper.get('#rule-to').setValue('2027-09-30');
     // Every day is chosen at first.
-    for (const name of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
-      expect(day(wrapper, name).element.checked).toBe(true);
-    for (const name of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Sunday'])
+    for (const name of WEEKDAY_LABELS) expect(day(wrapper, name).element.checked).toBe(true);
+    for (const name of WEEKDAY_LABELS.filter((d) => !['Friday', 'Saturday'].includes(d)))
       await day(wrapper, name).setValue(false);
     await wrapper.get('#rule-kind-Increase').setValue(true);
     await wrapper.get('#rule-value').setValue('25');
     expect(wrapper.text()).toContain('From the base price: €145 → €170.');
     await wrapper.get('form').trigger('submit');
     const [[edits]] = wrapper.emitted('add') as [[RuleEdit[]]];
-    expect(edits).toEqual([
-      {
-        target: { level: 'rate', roomId: 'DBL', rateId: 'BAR' },
-        from: '2027-06-01',
-        to: '2027-09-30',
-        weekdays: [4, 5],
-        channels: ['19'],
-        rule: { type: 'Increase', value: 25 },
-      },
-    ]);
+    expect(edits).toEqual([SEASON_WEEKENDS]);
     wrapper.unmount();
   });
 
   it('says what is wrong with the days, under them, and adds nothing', async () => {
     const wrapper = mountEditor();
     await wrapper.get('#rule-value').setValue('99');
-    for (const name of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
-      await day(wrapper, name).setValue(false);
+    for (const name of WEEKDAY_LABELS) await day(wrapper, name).setValue(false);
     await wrapper.get('form').trigger('submit');
     expect(wrapper.get('[data-testid="rule-weekdays"] [role="alert"]').text()).toBe(
       'Choose at least one day of the week.',
@@ -85,8 +70,7 @@ describe('the rule editor’s days of the week', () => {
     );
     expect(wrapper.emitted('add')).toBeUndefined();
     // Every day chosen again: a plain edit, without weekdays.
-    for (const name of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Saturday', 'Sunday'])
-      await day(wrapper, name).setValue(true);
+    for (const name of WEEKDAY_LABELS.filter((d) => d !== 'Friday')) await day(wrapper, name).setValue(true);
     await flushPromises();
     expect(wrapper.find('[data-testid="rule-weekdays"] [role="alert"]').exists()).toBe(false);
     await wrapper.get('form').trigger('submit');
@@ -96,15 +80,7 @@ describe('the rule editor’s days of the week', () => {
   });
 
   it('the draft’s list names an edit’s weekdays and counts only their days', () => {
-    const edit: RuleEdit = {
-      target: { level: 'rate', roomId: 'DBL', rateId: 'BAR' },
-      from: '2027-06-01',
-      to: '2027-09-30',
-      weekdays: [4, 5],
-      channels: ['19'],
-      rule: { type: 'Increase', value: 25 },
-    };
-    const wrapper = mount(DraftEdits, { props: { edits: [edit], setup }, global: { plugins: [PrimeVue] } });
+    const wrapper = mount(DraftEdits, { props: { edits: [SEASON_WEEKENDS], setup }, global: { plugins: [PrimeVue] } });
     expect(wrapper.get('[data-testid="draft-edit"]').text()).toMatch(/Fri, Sat · .* \(34 days\) · Booking\.com/);
   });
 });

@@ -17,6 +17,7 @@ import {
   weekdayText,
 } from '@renderer/features/rates/ruleWords';
 import { daysOf, weekdayIndex } from '@shared/dates';
+import { weekPricedSetup } from './rateFixtures';
 
 const setup: PropertySetup = {
   hotelId: 'H1',
@@ -131,21 +132,7 @@ describe('the diff of a push', () => {
 });
 
 describe('days of the week in the diff and the draft', () => {
-  const weekPriced: PropertySetup = {
-    hotelId: 'H1',
-    name: '',
-    currency: 'EUR',
-    channels: ['244', '19'],
-    rooms: [
-      {
-        id: 'DBL',
-        name: 'Double Room',
-        inventory: 4,
-        rates: [{ id: 'BAR', name: '', price: 120, weekPrices: [null, null, null, null, 145, 145, null] }],
-      },
-      { id: 'TWN', name: 'Twin', inventory: null, rates: [{ id: 'BAR', name: '', price: null }] },
-    ],
-  };
+  const weekPriced = weekPricedSetup;
   const increase = { type: 'Increase' as const, value: 25 };
   // 2027-06-04 is a Friday; June to September holds 34 Fridays and Saturdays.
   const weekends = daysOf('2027-06-01', '2027-09-30').filter((d) => [4, 5].includes(weekdayIndex(d)));
