@@ -70,6 +70,8 @@ export function registerMessagingRoutes(app: FastifyInstance, state: EmulatorSta
     if (review && !review.eligible) {
       return reviewFail(reply, '400', `channel_review_id: review ${reviewId} is not eligible for a reply`);
     }
+    // Booking.com takes one reply per review (provider notes); for Expedia Su's documentation says nothing of a
+    // second reply, so the emulator takes it, as Su may: refusing it is the app's own rule (inbox/replyRules.ts).
     if (review && channel === '19' && review.replies.length > 0) {
       return reviewFail(
         reply,
@@ -108,6 +110,7 @@ export function registerMessagingRoutes(app: FastifyInstance, state: EmulatorSta
     const review = state.reviews.get(`legacy:${text(b.reviewid)}`);
     if (review && !review.fromGuest) return fail(reply, 'Only reviews initiated by the guest can be answered');
     if (review && !review.hasBooking) return fail(reply, 'Only reviews of guests with a booking can be answered');
+    // Nothing is said of a second reply to one Airbnb review: taken, as for Expedia (the app refuses it itself).
     review?.replies.push(text(b.replytext)!);
     return reply.send({ status: 'Success' });
   });
