@@ -262,7 +262,8 @@ describe('one reply per review, on every channel', () => {
       expect(r.replies.map((x) => x.delivery?.state)).toEqual(['sent', 'failed']);
       expect(r.replies[1]!.delivery!.error).toMatchObject({
         retryable: false,
-        message: 'Not sent: your earlier reply to this review went out already, and a review takes one public reply.',
+        message:
+          'Not sent: your earlier reply to this review went out already, and a review takes one public reply. Discard this copy.',
       });
       expect(r.reply).toMatchObject({ allowed: false });
     }

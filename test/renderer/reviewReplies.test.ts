@@ -105,6 +105,35 @@ describe('a review’s reply', () => {
     expect(wrapper.find('textarea').exists()).toBe(false);
     wrapper.unmount();
   });
+  it('two replies an earlier version queued are both shown, the copy that was not sent with why', async () => {
+    const notSent =
+      'Not sent: your earlier reply to this review went out already, and a review takes one public reply. Discard this copy.';
+    const { wrapper } = await open(
+      expedia({
+        needsReply: false,
+        reply: { allowed: false, reason: REPLIED },
+        replies: [
+          { id: 1, body: 'Thank you!', createdAt: 2, delivery: { outboxId: 3, state: 'sent', error: null } },
+          {
+            id: 2,
+            body: 'Thank you so much!',
+            createdAt: 3,
+            delivery: {
+              outboxId: 4,
+              state: 'failed',
+              error: { code: 'validation', message: notSent, retryable: false },
+            },
+          },
+        ],
+      }),
+    );
+    expect(wrapper.get('#review-replies-title').text()).toBe('Your replies');
+    const shown = wrapper.findAll('[data-testid="review-reply"]');
+    expect(shown.map((r) => r.find('.reply__body').text())).toEqual(['Thank you!', 'Thank you so much!']);
+    expect(shown[1]!.text()).toContain(notSent);
+    expect(wrapper.find('textarea').exists()).toBe(false);
+    wrapper.unmount();
+  });
 });
 
 describe('who wrote a Booking.com or Expedia review, and about whom', () => {

@@ -46,7 +46,8 @@ function refuseSecond(alreadyAnswered: boolean): void {
   if (alreadyAnswered)
     throw new AppFailure({
       code: ErrorCode.Validation,
-      message: 'Not sent: your earlier reply to this review went out already, and a review takes one public reply.',
+      message:
+        'Not sent: your earlier reply to this review went out already, and a review takes one public reply. Discard this copy.',
       retryable: false,
     });
 }
