@@ -1,10 +1,29 @@
 import { z } from 'zod';
 import type { AppError } from './result';
-import { hotelIdSchema } from './su/common';
+import { codeAsWords, hotelIdSchema } from './su/common';
 import { defineSlice } from './contractSlice';
 
 // Airbnb's notices about the owner's accounts (Su's notificationAB, endpoint 12): fetched in the background for
 // every property with Airbnb (channel 244), kept locally and deduplicated by Airbnb's notification id.
+
+/** Airbnb's kinds of notice that owners meet, in words (Airbnb's own type stays in the data only). */
+const NOTICE_KINDS: Record<string, string> = {
+  PAYOUT: 'Payouts',
+  LISTING_QUALITY: 'Listing quality',
+  CALENDAR: 'Calendar',
+  ACCOUNT_VERIFICATION: 'Account verification',
+  TAXPAYER_INFORMATION: 'Taxpayer information',
+  POLICY_WARNING: 'Rules warning',
+  LISTING_SUSPENSION_PENDING: 'Listing suspension',
+  GENERAL: 'General',
+};
+
+/** A notice's kind in words: a known kind's, else Airbnb's type read as words (TRIP_ISSUE → "Trip issue"). */
+export function noticeKind(type: string): string {
+  const t = type.trim().toUpperCase();
+  if (!t) return 'Notice';
+  return NOTICE_KINDS[t] ?? codeAsWords(t);
+}
 
 /** One notice, as the Notices tab lists it. */
 export interface Notice {

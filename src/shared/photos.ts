@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppError } from './result';
-import { hotelIdSchema, idSchema } from './su/common';
+import { hotelIdSchema, idSchema, tooLong } from './su/common';
 import { defineSlice } from './contractSlice';
 
 // The Photos tab of the Property screen: a local photo library per property and room, uploaded to Su by URL (Su
@@ -131,7 +131,7 @@ const captionSchema = z
   .string({ message: 'A caption is required: Su needs a name for every photo.' })
   .trim()
   .min(1, 'A caption is required: Su needs a name for every photo.')
-  .max(200, 'A caption: at most 200 characters.');
+  .max(200, tooLong('The caption', 200));
 const roomsSchema = z.array(idSchema('The room id')).max(100);
 
 export const photosMethods = {

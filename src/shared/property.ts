@@ -19,6 +19,7 @@ import { defineSlice } from './contractSlice';
 
 export * from './propertyDetails';
 export * from './propertyFacilities';
+export * from './propertyTypes';
 
 // ── Contract ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppError } from './result';
+import { tooLong } from './su/common';
 import { propertyUpdateSchema, type PropertyUpdate } from './su/property';
 import { validationError } from './validation';
 
@@ -238,7 +239,7 @@ export const detailsFormSchema = z
           ? z.array(z.string().max(40)).max(100).default([])
           : key === 'physical_address.display_address'
             ? z.boolean().default(true)
-            : z.string().max(2000, 'At most 2000 characters.').default(''),
+            : z.string().max(10000, tooLong('This field', 10000)).default(''),
       ]),
     ) as unknown as { [K in DetailsField]: z.ZodType<DetailsForm[K], DetailsForm[K] | undefined> },
   )

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLong } from './su/common';
 import { facilitySetSchema, type FacilitySet } from './su/facilities';
 import { validationError } from './validation';
 
@@ -46,6 +47,60 @@ export const ALL_DETAILS = [
   'internet_details',
 ] as const;
 
+/** A detail object's name in the request (`parking_details`, …). */
+export type DetailKind = (typeof ALL_DETAILS)[number];
+
+/** The owner's words for each detail object. */
+export const DETAIL_TITLES: Record<DetailKind, string> = {
+  parking_details: 'Parking',
+  payment_details: 'Payment',
+  temporarily_closed_details: 'Temporarily closed',
+  surcharge_details: 'Surcharge',
+  schedule_details: 'Opening hours',
+  on_site_details: 'On site or off site',
+  restaurant_details: 'Restaurant',
+  swimming_pool_details: 'Swimming pool',
+  internet_details: 'Internet',
+};
+
+/** The owner's words for each value of the detail objects edited value by value (`wifi_info.network_name` nested). */
+export const DETAIL_VALUE_WORDS: Partial<Record<DetailKind, Record<string, string>>> = {
+  parking_details: {
+    name: 'Name',
+    parking_location: 'Where',
+    parking_access: 'Who may park',
+    parking_reservation: 'Reservation',
+  },
+  payment_details: { charge_mode: 'Charge' },
+  on_site_details: { onsite_type: 'On site or off site' },
+  surcharge_details: { surcharge_type: 'Surcharge' },
+  restaurant_details: { name: 'Name', meal_types_list: 'Meal types', cuisines_list: 'Cuisines' },
+  swimming_pool_details: { name: 'Name', swimming_pool_type: 'Type' },
+  internet_details: {
+    area: 'Where',
+    type: 'Connection',
+    'wifi_info.network_name': 'Wi-Fi name',
+    'wifi_info.speed_download': 'Download speed',
+    'wifi_info.speed_upload': 'Upload speed',
+  },
+};
+
+/**
+ * A place inside an instance's details in words: `parking_details.parking_access` → "Who may park",
+ * `schedule_details.schedule.1.from` → "Opening hours, row 2", `payment_details` → "Payment".
+ */
+export function detailPlaceWords(path: string): string {
+  const [kind, ...rest] = path.split('.');
+  const title = DETAIL_TITLES[kind as DetailKind];
+  if (!title) return 'a value';
+  const key = rest.join('.');
+  const row = /^(schedule|closed)\.(\d+)/.exec(key);
+  if (row) return `${title}, ${row[1] === 'closed' ? 'period' : 'row'} ${Number(row[2]) + 1}`;
+  const words = DETAIL_VALUE_WORDS[kind as DetailKind] ?? {};
+  const field = Object.keys(words).find((k) => key === k || key.startsWith(`${k}.`));
+  return field ? `${title}: ${words[field]!.toLowerCase()}` : title;
+}
+
 const facilityInstanceSchema = z
   .object({
     key: z.string().trim().min(1).max(64),
@@ -53,7 +108,7 @@ const facilityInstanceSchema = z
     instanceId: z
       .string()
       .trim()
-      .max(40, 'At most 40 characters.')
+      .max(200, tooLong('The id at Booking.com', 200))
       .transform((v) => v || null)
       .nullable()
       .default(null),
@@ -114,7 +169,13 @@ export const KNOWN_FACILITIES: Record<string, { name: string; details: readonly 
 /** A facility's name for people: the known name, or "Facility 123". */
 export const facilityName = (facilityId: string) => KNOWN_FACILITIES[facilityId]?.name ?? `Facility ${facilityId}`;
 
-const INSTANCE_ID = /^[A-Za-z0-9_-]{1,40}$/;
+/** What is wrong with an instance's id at Booking.com as typed, or null (none typed, or a good one). */
+export function instanceIdProblem(id: string | null): string | null {
+  if (!id) return null;
+  if (id.length > 40)
+    return `The id at Booking.com: at most 40 characters (this is ${id.length}, ${id.length - 40} too many).`;
+  return /^[A-Za-z0-9_-]+$/.test(id) ? null : 'The id at Booking.com: letters and digits, as the extranet shows it.';
+}
 
 /** One instance that a push would create anew at Su (sent without `instance_id`). */
 export interface FacilityCreate {
@@ -160,9 +221,9 @@ export function composeFacilities(
       const was = before?.instances.find((r) => r.key === instance.key);
       const same = was && was.instanceId === instance.instanceId && sameJson(was.details, instance.details);
       if (!same) changed = true;
-      if (instance.instanceId && !INSTANCE_ID.test(instance.instanceId)) {
-        problems[`${i}.instances.${j}.instanceId`] =
-          'The id at Booking.com: letters and digits, as the extranet shows it.';
+      const idProblem = instanceIdProblem(instance.instanceId);
+      if (idProblem) {
+        problems[`${i}.instances.${j}.instanceId`] = idProblem;
       } else if (instance.instanceId) {
         instances.push({ ...instance.details, instance_id: instance.instanceId });
         from.push(j);

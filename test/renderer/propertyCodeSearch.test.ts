@@ -19,7 +19,15 @@ const search = (query: string, chosen: string[]) =>
 describe('CodeSearch', () => {
   it('offers what fits what is typed, leaving out what is chosen, each by its name with the code beside it', async () => {
     const wrapper = mount(CodeSearch, {
-      props: { modelValue: ['RED'], multiple: true, inputId: 'colours', testid: 'colours', search, nameOf },
+      props: {
+        modelValue: ['RED'],
+        multiple: true,
+        inputId: 'colours',
+        testid: 'colours',
+        search,
+        nameOf,
+        dropdownLabel: 'Show',
+      },
       global,
       attachTo: document.body,
     });
@@ -35,10 +43,13 @@ describe('CodeSearch', () => {
   });
 
   it('shows an empty box for nothing chosen, one or several', () => {
-    const one = mount(CodeSearch, { props: { modelValue: undefined, inputId: 'a', search, nameOf }, global });
+    const one = mount(CodeSearch, {
+      props: { modelValue: undefined, inputId: 'a', search, nameOf, dropdownLabel: 'Show' },
+      global,
+    });
     expect(one.findComponent({ name: 'AutoComplete' }).props('modelValue')).toBe('');
     const many = mount(CodeSearch, {
-      props: { modelValue: undefined, multiple: true, inputId: 'b', search, nameOf },
+      props: { modelValue: undefined, multiple: true, inputId: 'b', search, nameOf, dropdownLabel: 'Show' },
       global,
     });
     expect(many.findComponent({ name: 'AutoComplete' }).props('modelValue')).toEqual([]);

@@ -99,7 +99,7 @@ const cases: [string, (c: Client) => Promise<unknown>, string, RegExp][] = [
         ],
       }),
     'facilities.0.instances.0.parking_details.parking_location',
-    /NEARBY, ON_SITE, UNKNOWN_LOCATION/,
+    /Nearby, On site or Location not known/,
   ],
   [
     'a property without check-out time',

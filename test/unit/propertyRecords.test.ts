@@ -76,7 +76,9 @@ describe('the details form and its request', () => {
         'translations.language_code',
       ].sort(),
     );
-    expect(made.error.fields!['floor_count']).toBe('The number of floors is a number.');
+    expect(made.error.fields!['floor_count']).toBe(
+      'The number of floors is not a number: write a whole number, such as 3.',
+    );
     expect(made.error.message).toMatch(/^[A-Z]/);
   });
 
@@ -93,7 +95,12 @@ describe('the details form and its request', () => {
     if (!a.ok || !b.ok) throw new Error('valid forms');
     expect(detailsChanges(a.request, b.request)).toEqual([
       { path: 'check_in.until', label: 'Check-in until', before: null, after: '22:00' },
-      { path: 'languages_spoken', label: 'Languages spoken', before: null, after: 'da, en' },
+      {
+        path: 'languages_spoken',
+        label: 'Languages spoken',
+        before: null,
+        after: 'Danish (da), English (en)',
+      },
     ]);
     expect(detailsChanges(null, a.request).length).toBeGreaterThan(10);
   });
@@ -138,7 +145,7 @@ describe('facilities: what a draft sends', () => {
     expect(facilityChanges(record, d)).toEqual([
       {
         path: '2.instances.0.parking_details.name',
-        label: 'Parking · instance 501: parking name',
+        label: 'Parking, instance 1 (“Back yard”): Name',
         before: 'Yard',
         after: 'Back yard',
       },

@@ -1,5 +1,10 @@
+import { codeAsWords } from '../../shared/su/common';
+import { codeWords } from '../../shared/su/facilities';
 import {
+  DETAIL_TITLES,
+  DETAIL_VALUE_WORDS,
   DETAILS_LABELS,
+  type DetailKind,
   emptyDetailsForm,
   type DetailsForm,
   facilityName,
@@ -11,6 +16,7 @@ import {
   type FieldChange,
   type PropertyPush,
   type PropertyUpdate,
+  propertyTypeName,
 } from '../../shared/property';
 
 // Pure helpers of the property feature: the scope keys it stores by, and the field-by-field differences it shows.
@@ -50,15 +56,137 @@ export function detailsChanges(record: PropertyUpdate | null, request: PropertyU
     .filter((p) => before[p] !== after[p])
     .map((path) => ({
       path,
-      label: DETAILS_LABELS[fieldOfPath(path) as DetailsField] ?? path,
-      before: before[path] ?? null,
-      after: after[path] ?? null,
+      label: DETAILS_LABELS[fieldOfPath(path) as DetailsField] ?? codeAsWords(path.replace(/\./g, ' ')),
+      before: detailsValueWords(path, before[path]),
+      after: detailsValueWords(path, after[path]),
     }));
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** A name from Intl for a code, with the code beside it ("Danish (da)"); the code alone when Intl has none. */
+const named = (names: Intl.DisplayNames, code: string) => {
+  try {
+    const name = names.of(code);
+    return name ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+};
+
+/** A details value in the owner's words: the kind of property by its name, the target, yes or no, languages. */
+function detailsValueWords(path: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  switch (path) {
+    case 'property_category': {
+      const name = propertyTypeName(value);
+      return name ? `${name} (${value})` : value;
+    }
+    case 'target':
+      return value === 'production' ? 'Ready for guests' : value === 'test' ? 'Test property' : value;
+    case 'physical_address.display_address':
+      return value === 'true' ? 'Yes' : value === 'false' ? 'No' : value;
+    case 'physical_address.country_code':
+      return named(regionNames, value);
+    case 'primary_language':
+    case 'translations.language_code':
+      return named(languageNames, value);
+    case 'languages_spoken':
+      return value
+        .split(', ')
+        .map((code) => named(languageNames, code))
+        .join(', ');
+    default:
+      return value;
+  }
 }
 
 const yesNo = (v: boolean | undefined) => (v === undefined ? null : v ? 'available' : 'not available');
 
-/** What a facilities draft changes against the record: availability, and each instance's details by path. */
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const two = (n: unknown) => String(n).padStart(2, '0');
+/** {hours: 9, minutes: 0} → "09:00"; anything else as it is. */
+const clock = (c: unknown) => {
+  const t = c as { hours?: unknown; minutes?: unknown } | null;
+  return typeof t?.hours === 'number' && typeof t.minutes === 'number' ? `${two(t.hours)}:${two(t.minutes)}` : '?';
+};
+/** {epoch_seconds} → "1 Dec 2026" (the day Booking.com takes it for, at UTC midnight). */
+const date = (d: unknown) => {
+  const s = (d as { epoch_seconds?: unknown } | null)?.epoch_seconds;
+  return typeof s === 'number' ? day.format(s * 1000) : '?';
+};
+/** A value of a detail object in words: codes by their words, lists joined. */
+const valueWords = (v: unknown): string | null => {
+  if (v === undefined || v === null || v === '') return null;
+  if (Array.isArray(v)) return v.length ? v.map((x) => valueWords(x) ?? '').join(', ') : null;
+  if (typeof v === 'string') return /^[A-Z][A-Z0-9_]*$/.test(v) ? codeWords(v) : v;
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+};
+
+/**
+ * An instance's details as lines in the owner's words, each under a key of its own for comparing two versions:
+ * "Who may park" → "Guests only", "Opening hours" → "Monday 09:00–17:00", "Temporarily closed" → "1 Dec 2026 to 5 Dec
+ * 2026".
+ */
+export function detailLines(details: Record<string, unknown>): { key: string; label: string; value: string }[] {
+  const lines: { key: string; label: string; value: string }[] = [];
+  for (const [kind, raw] of Object.entries(details)) {
+    const title = DETAIL_TITLES[kind as DetailKind] ?? codeAsWords(kind);
+    const detail = (raw ?? {}) as Record<string, unknown>;
+    const before = lines.length;
+    if (kind === 'schedule_details' && Array.isArray(detail.schedule)) {
+      (detail.schedule as Record<string, unknown>[]).forEach((row, r) =>
+        lines.push({
+          key: `${kind}.${r}`,
+          label: title,
+          value: `${valueWords(row.day_of_week) ?? '?'} ${clock(row.from)}–${clock(row.to)}`,
+        }),
+      );
+    } else if (kind === 'temporarily_closed_details' && Array.isArray(detail.closed)) {
+      (detail.closed as Record<string, unknown>[]).forEach((range, r) =>
+        lines.push({
+          key: `${kind}.${r}`,
+          label: title,
+          value: `${date(range.start_date)} to ${date(range.end_date)}`,
+        }),
+      );
+    } else {
+      const words = DETAIL_VALUE_WORDS[kind as DetailKind] ?? {};
+      const flat = { ...flattenDetail(detail) };
+      for (const [key, value] of Object.entries(flat)) {
+        const shown = valueWords(value);
+        if (shown !== null) lines.push({ key: `${kind}.${key}`, label: words[key] ?? codeAsWords(key), value: shown });
+      }
+    }
+    if (lines.length === before) lines.push({ key: kind, label: title, value: 'included' });
+  }
+  return lines;
+}
+
+/** A detail object's values by key, one level of nesting (`wifi_info.network_name`); lists stay lists. */
+function flattenDetail(detail: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(detail)) {
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) out[`${k}.${k2}`] = v2;
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** An instance in words: "instance 2 (“Garage”)", or "a new instance (“Garage”)". */
+function instanceWords(n: number, isNew: boolean, details: Record<string, unknown>): string {
+  const named = Object.values(details)
+    .map((d) => (d as { name?: unknown } | null)?.name)
+    .find((name): name is string => typeof name === 'string' && name.trim() !== '');
+  return `${isNew ? 'new instance' : `instance ${n + 1}`}${named ? ` (“${named.trim()}”)` : ''}`;
+}
+
+/**
+ * What a facilities draft changes against the record, in the owner's words: a facility's availability, and each
+ * instance's values ("Parking, instance 1 (“Courtyard”): Who may park", "Guests only" → "Anyone (public parking)").
+ * The path (`2.instances.0.parking_details.parking_access`) stays for the code; the owner never reads it.
+ */
 export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEntry[]): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const entry of draft) {
@@ -74,35 +202,27 @@ export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEn
     entry.instances.forEach((instance, n) => {
       const old = was?.instances.find((i) => i.key === instance.key);
       if (old && old.instanceId === instance.instanceId && sameJson(old.details, instance.details)) return;
-      const which = instance.instanceId
-        ? `instance ${instance.instanceId}`
-        : old
-          ? `instance ${n + 1}`
-          : 'new instance';
-      const before = flatten(old?.details ?? {});
-      const after = flatten(instance.details);
-      if (old?.instanceId !== instance.instanceId)
+      const which = `${name}, ${instanceWords(n, !old, instance.details)}`;
+      const oldId = old?.instanceId ?? null;
+      if (oldId !== instance.instanceId)
         changes.push({
           path: `${entry.facilityId}.instances.${n}.instance_id`,
-          label: `${name} · ${which}: id at Booking.com`,
-          before: old?.instanceId ?? null,
+          label: `${which}: id at Booking.com`,
+          before: oldId,
           after: instance.instanceId,
         });
-      const paths = [...new Set([...Object.keys(after), ...Object.keys(before)])];
-      for (const path of paths.filter((p) => before[p] !== after[p]))
+      const before = new Map(detailLines(old?.details ?? {}).map((l) => [l.key, l]));
+      const after = new Map(detailLines(instance.details).map((l) => [l.key, l]));
+      const keys = [...new Set([...after.keys(), ...before.keys()])];
+      for (const key of keys.filter((k) => before.get(k)?.value !== after.get(k)?.value))
         changes.push({
-          path: `${entry.facilityId}.instances.${n}.${path}`,
-          label: `${name} · ${which}: ${path.replace(/_details\./, ' ').replace(/_/g, ' ')}`,
-          before: before[path] ?? null,
-          after: after[path] ?? null,
+          path: `${entry.facilityId}.instances.${n}.${key}`,
+          label: `${which}: ${(after.get(key) ?? before.get(key))!.label}`,
+          before: before.get(key)?.value ?? null,
+          after: after.get(key)?.value ?? null,
         });
-      if (!old && paths.length === 0)
-        changes.push({
-          path: `${entry.facilityId}.instances.${n}`,
-          label: `${name} · new instance`,
-          before: null,
-          after: 'added',
-        });
+      if (!old && keys.length === 0 && !instance.instanceId)
+        changes.push({ path: `${entry.facilityId}.instances.${n}`, label: which, before: null, after: 'added' });
     });
   }
   return changes;

@@ -1,12 +1,25 @@
 import { z } from 'zod';
 
+/**
+ * A length limit in words, with how far over it a value is, so that what was typed or pasted stays in the field and
+ * the owner sees what to cut: "The city: at most 200 characters (this is 245, 45 too many)."
+ */
+export const tooLong = (label: string, max: number) => ({
+  error: (issue: { input?: unknown }) => {
+    const length = typeof issue.input === 'string' ? issue.input.length : null;
+    return length === null
+      ? `${label}: at most ${max} characters.`
+      : `${label}: at most ${max} characters (this is ${length}, ${length - max} too many).`;
+  },
+});
+
 /** A provider id: letters, digits, hyphen, underscore and dot (what the provider's samples call "alphanumeric"). */
 export const idSchema = (label = 'This id', max = 64) =>
   z
     .string({ message: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
-    .max(max, `${label}: at most ${max} characters.`)
+    .max(max, tooLong(label, max))
     .regex(/^[A-Za-z0-9._-]+$/, `${label}: only letters, digits, "-", "_" and "." are allowed.`);
 
 /** The service's property id; at most 20 characters where the provider limits it (images, rates). */
@@ -70,7 +83,7 @@ export const textSchema = (label: string, max = 5000) =>
     .string({ message: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
-    .max(max, `${label}: at most ${max} characters.`);
+    .max(max, tooLong(label, max));
 
 /** An http address on this computer (a provider that runs here, such as the built-in demo). */
 export function isLoopbackHttp(url: string | undefined): boolean {
@@ -80,4 +93,10 @@ export function isLoopbackHttp(url: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/** One of Su's upper-case codes read as words, for a code the app has no words for: TRIP_ISSUE → "Trip issue". */
+export function codeAsWords(code: string): string {
+  const words = code.toLowerCase().replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

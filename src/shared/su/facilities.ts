@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hotelIdSchema, idSchema, textSchema } from './common';
+import { codeAsWords, hotelIdSchema, idSchema, textSchema, tooLong } from './common';
 
 /** Enumerations the contract lists completely. */
 export const FACILITY_ENUMS = {
@@ -32,36 +32,80 @@ export const FACILITY_KNOWN_VALUES = {
   ],
 } as const;
 
+/** The owner's words for the codes above (the code itself goes only into the exact request). */
+const CODE_WORDS: Record<string, string> = {
+  NEARBY: 'Nearby',
+  ON_SITE: 'On site',
+  UNKNOWN_LOCATION: 'Location not known',
+  ONLY_GUESTS: 'Guests only',
+  GENERAL_PUBLIC: 'Anyone (public parking)',
+  NOT_NEEDED: 'Not needed',
+  REQUIRED: 'Required',
+  FREE: 'Free',
+  PAID: 'Paid',
+  OFFSITE: 'Off site',
+  INDOOR: 'Indoor',
+  OUTDOOR: 'Outdoor',
+  INDOOR_AND_OUTDOOR: 'Indoor and outdoor',
+  SPECIFIED_AREAS: 'In some areas only',
+  ENTIRE_PROPERTY: 'Entire property',
+  ROOM_ONLY: 'In the rooms only',
+  WIFI: 'Wi-Fi',
+  LAN: 'Network cable',
+  GLUTEN_FREE: 'Gluten-free',
+  DAIRY_FREE: 'Dairy-free',
+};
+
+/** A code in words: its known words, else its letters as a phrase (PER_STAY → "Per stay"). */
+export function codeWords(code: string): string {
+  return CODE_WORDS[code] ?? codeAsWords(code);
+}
+
+/** "Nearby, On site or Location not known". */
+const wordsOf = (values: readonly string[]) => {
+  const words = values.map(codeWords);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
+};
+
 const enumOf = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
-  z.enum(values, { message: `${label}: one of ${values.join(', ')}.` });
+  z.enum(values, { message: `${label}: choose ${wordsOf(values)}.` });
 
 /** A value from a list the contract does not give in full: an upper-case code; the provider has the last word. */
-const openCode = (label: string) =>
+const openCode = (label: string, known: readonly string[]) =>
   z
     .string()
     .trim()
     .regex(
       /^[A-Z][A-Z0-9_]*$/,
-      `${label}: an upper-case code such as ${label === 'Parking access' ? 'ONLY_GUESTS' : 'HALAL'}.`,
+      `${label}: choose from the list (such as ${wordsOf(known.slice(0, 2))}), or type another of Booking.com’s codes in capitals.`,
     );
 
+/** A time of day as {hours, minutes}; anything typed that is not a time is said to be one. */
 const clock = z
-  .object({
-    hours: z.number().int().min(0, 'Hours 0–23.').max(23, 'Hours 0–23.'),
-    minutes: z.number().int().min(0, 'Minutes 0–59.').max(59, 'Minutes 0–59.'),
-  })
+  .object(
+    {
+      hours: z.number().int().min(0, 'Hours 0–23.').max(23, 'Hours 0–23.'),
+      minutes: z.number().int().min(0, 'Minutes 0–59.').max(59, 'Minutes 0–59.'),
+    },
+    { error: 'A time such as 09:00 or 17:30 (hours:minutes).' },
+  )
   .strict();
-const epoch = z.object({ epoch_seconds: z.number().int().nonnegative('Seconds since 1970 (not negative).') }).strict();
+const epoch = z
+  .object(
+    { epoch_seconds: z.number().int().nonnegative('A day from 1970 on.') },
+    { error: 'Choose the first and the last day it is closed.' },
+  )
+  .strict();
 
 const instanceSchema = z
   .object({
     instance_id: z.union([z.string().trim().min(1), z.number().int()]).optional(),
     parking_details: z
       .object({
-        name: z.string().trim().max(200).optional(),
-        parking_location: enumOf(FACILITY_ENUMS.parking_location, 'Parking location').optional(),
-        parking_access: openCode('Parking access').optional(),
-        parking_reservation: enumOf(FACILITY_ENUMS.parking_reservation, 'Parking reservation').optional(),
+        name: z.string().trim().max(200, tooLong('The parking name', 200)).optional(),
+        parking_location: enumOf(FACILITY_ENUMS.parking_location, 'Where the parking is').optional(),
+        parking_access: openCode('Who may park', FACILITY_KNOWN_VALUES.parking_access).optional(),
+        parking_reservation: enumOf(FACILITY_ENUMS.parking_reservation, 'Reservation').optional(),
       })
       .strict()
       .optional(),
@@ -86,7 +130,7 @@ const instanceSchema = z
       .strict()
       .optional(),
     surcharge_details: z
-      .object({ surcharge_type: z.string().trim().min(1).max(100) })
+      .object({ surcharge_type: textSchema('The surcharge', 100) })
       .strict()
       .optional(),
     schedule_details: z
@@ -98,14 +142,14 @@ const instanceSchema = z
       .strict()
       .optional(),
     on_site_details: z
-      .object({ onsite_type: enumOf(FACILITY_ENUMS.onsite_type, 'On site') })
+      .object({ onsite_type: enumOf(FACILITY_ENUMS.onsite_type, 'On site or off site') })
       .strict()
       .optional(),
     restaurant_details: z
       .object({
         name: textSchema('The restaurant name', 200),
-        meal_types_list: z.array(openCode('Meal type')),
-        cuisines_list: z.array(openCode('Cuisine')),
+        meal_types_list: z.array(openCode('Meal type', FACILITY_KNOWN_VALUES.meal_types)),
+        cuisines_list: z.array(openCode('Cuisine', FACILITY_KNOWN_VALUES.cuisines)),
       })
       .strict()
       .optional(),
@@ -118,13 +162,13 @@ const instanceSchema = z
       .optional(),
     internet_details: z
       .object({
-        area: enumOf(FACILITY_ENUMS.internet_area, 'Internet area'),
-        type: enumOf(FACILITY_ENUMS.internet_type, 'Internet type'),
+        area: enumOf(FACILITY_ENUMS.internet_area, 'Where the internet is'),
+        type: enumOf(FACILITY_ENUMS.internet_type, 'Connection'),
         wifi_info: z
           .object({
-            network_name: z.string().trim().max(100),
-            speed_download: z.string().trim().max(20),
-            speed_upload: z.string().trim().max(20),
+            network_name: z.string().trim().max(100, tooLong('The Wi-Fi name', 100)),
+            speed_download: z.string().trim().max(20, tooLong('The download speed', 20)),
+            speed_upload: z.string().trim().max(20, tooLong('The upload speed', 20)),
           })
           .strict()
           .optional(),
@@ -145,7 +189,7 @@ export const facilitySetSchema = z
         z
           .object({
             facility_id: z.union([idSchema('The facility id', 20), z.number().int().positive()]).transform(String),
-            is_available: z.boolean({ message: 'Say whether the facility is available (true or false).' }),
+            is_available: z.boolean({ message: 'Say whether the facility is available.' }),
             instances: z.array(instanceSchema).optional(),
           })
           .strict(),

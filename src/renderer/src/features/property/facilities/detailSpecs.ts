@@ -25,7 +25,7 @@ export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
       label: 'Who may park',
       kind: 'code',
       values: FACILITY_KNOWN_VALUES.parking_access,
-      help: 'Choose, or type another code Booking.com uses.',
+      help: 'Choose, or type another kind Booking.com uses.',
     },
     { key: 'parking_reservation', label: 'Reservation', kind: 'enum', values: FACILITY_ENUMS.parking_reservation },
   ],
@@ -45,7 +45,7 @@ export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
       label: 'Surcharge',
       kind: 'text',
       required: true,
-      help: 'How it is charged, in Booking.com’s words (such as PER_STAY).',
+      help: 'How it is charged, in Booking.com’s words.',
     },
   ],
   restaurant_details: [
@@ -55,14 +55,14 @@ export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
       label: 'Meal types',
       kind: 'codes',
       values: FACILITY_KNOWN_VALUES.meal_types,
-      help: 'Choose, or type another code.',
+      help: 'Choose one or more.',
     },
     {
       key: 'cuisines_list',
       label: 'Cuisines',
       kind: 'codes',
       values: FACILITY_KNOWN_VALUES.cuisines,
-      help: 'Choose, or type another code.',
+      help: 'Choose one or more.',
     },
   ],
   swimming_pool_details: [
@@ -83,16 +83,6 @@ export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
     { key: 'wifi_info.speed_upload', label: 'Upload speed', kind: 'text', help: 'Such as 20 Mbps.' },
   ],
 };
-
-/** Codes whose words are not their letters. */
-const CODE_WORDS: Record<string, string> = { WIFI: 'Wi-Fi', LAN: 'LAN (cable)', OFFSITE: 'Off site' };
-
-/** PARKING_LOT → "Parking lot"; the code itself stays visible next to it. */
-export function codeLabel(code: string): string {
-  if (CODE_WORDS[code]) return CODE_WORDS[code];
-  const words = code.toLowerCase().replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 /** A value typed into a code field, as a code: upper case, words joined by "_". */
 export const asCode = (text: string) =>

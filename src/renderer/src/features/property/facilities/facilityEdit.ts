@@ -1,7 +1,10 @@
 import {
   ALL_DETAILS,
   checkFacilityRequest,
+  DETAIL_TITLES,
+  instanceIdProblem,
   KNOWN_FACILITIES,
+  type DetailKind,
   type FacilityEntry,
   type FacilityInstance,
 } from '@shared/property';
@@ -9,8 +12,7 @@ import {
 // The facilities draft, edited: every helper returns a new draft (the store saves it as it is), and the detail
 // objects keep the request's own shape, so what the owner sees is what is sent.
 
-/** A detail object's name in the request (`parking_details`, …). */
-export type DetailKind = (typeof ALL_DETAILS)[number];
+export type { DetailKind };
 
 /** The detail objects a facility takes: its known list, or every one the contract knows for an unknown id. */
 export function detailKinds(facilityId: string): readonly DetailKind[] {
@@ -18,17 +20,7 @@ export function detailKinds(facilityId: string): readonly DetailKind[] {
 }
 
 /** The owner's words for each detail object. */
-export const DETAIL_LABELS: Record<DetailKind, string> = {
-  parking_details: 'Parking',
-  payment_details: 'Payment',
-  temporarily_closed_details: 'Temporarily closed',
-  surcharge_details: 'Surcharge',
-  schedule_details: 'Opening hours',
-  on_site_details: 'On site or off site',
-  restaurant_details: 'Restaurant',
-  swimming_pool_details: 'Swimming pool',
-  internet_details: 'Internet',
-};
+export const DETAIL_LABELS = DETAIL_TITLES;
 
 /** A detail object as it starts: the lists empty, everything else for the owner to choose. */
 export function emptyDetail(kind: DetailKind): Record<string, unknown> {
@@ -157,10 +149,14 @@ export function liveProblems(draft: FacilityEntry[]): Record<string, string> {
         },
       ],
     });
+    entry.instances.forEach((x, j) => {
+      const problem = instanceIdProblem(x.instanceId);
+      if (problem) out[`${i}.instances.${j}.instanceId`] = problem;
+    });
     for (const [path, message] of Object.entries(problems)) {
       const m = /^facilities\.0\.(?:instances\.(\d+)\.)?(.*)$/.exec(path);
       if (!m) continue;
-      out[m[1] === undefined ? `${i}.${m[2]}` : `${i}.instances.${m[1]}.${instancePath(m[2]!)}`] = message;
+      out[m[1] === undefined ? `${i}.${m[2]}` : `${i}.instances.${m[1]}.${instancePath(m[2]!)}`] ??= message;
     }
   });
   return out;

@@ -1,0 +1,116 @@
+import type { Page } from '@playwright/test';
+import { FACILITY_ENUMS, FACILITY_KNOWN_VALUES } from '../../src/shared/su/facilities';
+import { expect, startApp, stopApp, test } from './app';
+
+// The owner reads words on the property screens: no enumeration code of the contract (ONLY_GUESTS, NEARBY, …), no
+// code of Airbnb's (PAYOUT), no request path (`2.instances.0.instance_id`, `physical_address`) anywhere but in the
+// exact-request block of a preview. Scanned on the demo, tab by tab, with the previews and History open.
+
+const shots = 'test-results/screenshots';
+
+/** Every enumeration code the contract names for the property's facilities, and the details' target. */
+const CODES = [...Object.values(FACILITY_ENUMS).flat(), ...Object.values(FACILITY_KNOWN_VALUES).flat()];
+const codeWord = new RegExp(`\\b(${[...new Set(CODES)].join('|')})\\b`);
+/** SOME_CODE, a_request_path, or a dotted path with a number in it (`2.instances.0`, `facilities.1.name`). */
+const codeLike = /\b[A-Z]{2,}_[A-Z0-9_]+\b|\b[a-z]+_[a-z_]+\b|\b[a-z_]+\.\d+\b|\b\d+\.[a-z_]+\b|\bproduction\b/;
+
+/**
+ * What the owner can read on the page now: the text (without the exact-request block), what the inputs hold, and
+ * the names given to screen readers.
+ */
+async function readable(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const hidden = [...document.querySelectorAll('[data-testid="preview-request"]')];
+    hidden.forEach((el) => (el.style.display = 'none'));
+    const text = document.body.innerText;
+    hidden.forEach((el) => (el.style.display = ''));
+    const values = [...document.querySelectorAll('input, textarea')].map((i) => i.value);
+    const names = [...document.querySelectorAll('[aria-label], [title], [placeholder]')].map(
+      (el) => [el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('placeholder')].join(' '),
+    );
+    return [text, ...values, ...names].join('\\n');
+  })()`)) as string;
+}
+
+/** Fails naming each line that shows a code or a path. */
+async function expectWords(page: Page, screen: string) {
+  const lines = (await readable(page)).split('\n').filter((l) => codeWord.test(l) || codeLike.test(l));
+  expect(lines, `${screen} shows codes or paths`).toEqual([]);
+}
+
+async function both(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${shots}/words-${name}.png`, animations: 'disabled' });
+  await page.setViewportSize({ width: 1024, height: 680 });
+  await page.screenshot({ path: `${shots}/words-${name}-1024.png`, animations: 'disabled' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('the property, facilities, notices and photos screens of the demo show words, not codes or paths', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const app = await startApp();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${app.url}#/property/IK-DEMO-001/details`);
+    const category = page.locator('#details-property_category');
+    await expect(category).toHaveValue('Hotel (20)');
+    await expectWords(page, 'details');
+    await both(page, 'details');
+
+    // The kind of property by its name; the number goes into the request.
+    await category.fill('guest');
+    await page.getByRole('option', { name: /Guest house/ }).click();
+    await expect(category).toHaveValue('Guest house (16)');
+    await page.getByTestId('preview-button').click();
+    const preview = page.getByTestId('preview-dialog');
+    await expect(preview.getByTestId('preview-diff')).toContainText('Guest house (16)');
+    expect(JSON.parse(await preview.getByTestId('preview-request').innerText())).toMatchObject({
+      property_category: 16,
+    });
+    await expectWords(page, 'details preview');
+    await both(page, 'details-preview');
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByTestId('property-tab-facilities').click();
+    const parking = page.getByTestId('facility-2');
+    await expect(parking).toBeVisible();
+    await expect(parking.locator('#facility-2-0-parking_details-parking_access')).toHaveValue('Guests only');
+    await expectWords(page, 'facilities');
+    await both(page, 'facilities');
+
+    // A new instance with every kind of choice: its changes read as words.
+    await parking.getByTestId('add-instance').click();
+    await parking.getByTestId('facility-2-1-parking_details-name').fill('Garage');
+    await parking.locator('#facility-2-1-parking_details-parking_access').fill('anyone');
+    await page.getByRole('option', { name: 'Anyone (public parking)' }).click();
+    await expect(parking.locator('#facility-2-1-parking_details-parking_access')).toHaveValue(
+      'Anyone (public parking)',
+    );
+    await page.getByTestId('preview-button').click();
+    await expect(preview.getByTestId('preview-diff')).toContainText('Parking, new instance (“Garage”): Who may park');
+    await expect(preview.getByTestId('preview-diff')).toContainText('Anyone (public parking)');
+    expect(await preview.getByTestId('preview-request').innerText()).toContain('GENERAL_PUBLIC');
+    await expectWords(page, 'facilities preview');
+    await both(page, 'facilities-preview');
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByTestId('property-history-button').click();
+    await page.waitForTimeout(500);
+    await expectWords(page, 'history');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('property-tab-notices').click();
+    await expect(page.getByTestId('notice-row').first()).toBeVisible();
+    await expectWords(page, 'notices');
+    await both(page, 'notices');
+
+    await page.getByTestId('property-tab-photos').click();
+    await expect(page.getByText('At Su', { exact: true }).first()).toBeVisible();
+    await expectWords(page, 'photos');
+    await both(page, 'photos');
+  } finally {
+    await stopApp(app);
+  }
+});
