@@ -62,7 +62,9 @@ test('details typed with mistakes show each by its field; sent while Su is away,
 
     await field(page, 'property_name').fill('Old Town Loft 旧城');
     await field(page, 'legal_entity_id').fill('LE-40021');
-    await field(page, 'property_category').fill('3');
+    // The kind of property by its name (the number goes in the request).
+    await page.locator('#details-property_category').fill('apart');
+    await page.getByRole('option', { name: /^Apartment/ }).click();
     await field(page, 'physical_address.address_line').fill('Læderstræde 12');
     await field(page, 'physical_address.city_name').fill('Copenhagen');
     await field(page, 'physical_address.postal_code').fill('1201');
@@ -106,6 +108,7 @@ test('details typed with mistakes show each by its field; sent while Su is away,
       check_in: { from: '15:00' },
       check_out: { until: '11:00' },
       floor_count: 2,
+      property_category: 3,
       currency_code: 'DKK',
       physical_address: { country_code: 'DK', city_name: 'Copenhagen', address_line: 'Læderstræde 12' },
     });

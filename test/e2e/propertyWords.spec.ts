@@ -114,3 +114,47 @@ test('the property, facilities, notices and photos screens of the demo show word
     await stopApp(app);
   }
 });
+
+test('a number that is not one says so, and a long paste stays whole with what is too much said at the field', async ({
+  page,
+}) => {
+  const app = await startApp();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${app.url}#/property/IK-DEMO-001/details`);
+    const field = (path: string) => page.getByTestId(`details-${path}`);
+    const error = (path: string) => page.getByTestId(`details-${path}-error`);
+    await expect(field('position.latitude')).toHaveValue('55.6797');
+
+    await field('position.latitude').fill('abc');
+    await expect(error('position.latitude')).toContainText('Latitude is not a number');
+    await expect(error('position.latitude')).toContainText('−90 to 90');
+    await field('position.longitude').fill('12,5,9');
+    await expect(error('position.longitude')).toContainText('Longitude is not a number');
+    await field('room_count').fill('eight');
+    await expect(error('room_count')).toContainText('not a number');
+    await field('position.longitude').fill('');
+    await field('position.longitude').blur();
+    await expect(error('position.longitude')).toContainText('Longitude is required');
+
+    // Pasted, 245 characters: all of it stays in the field, and the field says how much is too long.
+    const long = `Harbour View Guesthouse ${'by the old harbour '.repeat(12)}`.slice(0, 245);
+    await field('property_name').fill(long);
+    await expect(field('property_name')).toHaveValue(long);
+    await expect(error('property_name')).toContainText('at most 200 characters (this is 245, 45 too many)');
+    await field('physical_address.postal_code').fill('1051 1051 1051 1051 1051');
+    await expect(error('physical_address.postal_code')).toContainText('4 too many');
+    await expect(page.getByTestId('draft-invalid')).toBeVisible();
+    await page.screenshot({ path: `${shots}/words-details-mistakes.png`, animations: 'disabled' });
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await page.screenshot({ path: `${shots}/words-details-mistakes-1024.png`, animations: 'disabled' });
+
+    // Nothing typed is lost: after a reload the draft holds it all.
+    await expect(page.getByTestId('draft-state')).toContainText('Draft saved');
+    await page.reload();
+    await expect(field('property_name')).toHaveValue(long);
+    await expect(field('position.latitude')).toHaveValue('abc');
+  } finally {
+    await stopApp(app);
+  }
+});

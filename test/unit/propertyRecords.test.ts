@@ -267,3 +267,135 @@ describe('the facility sender', () => {
     expect(await errorOf(failing(offline)(creating))).toEqual(offline.error);
   });
 });
+
+describe('in the owner’s words', () => {
+  const record: FacilityRecordEntry[] = [{ facilityId: '2', isAvailable: true, instances: [] }];
+
+  it('a new instance’s changes say which facility, which instance and what, with codes as words', () => {
+    const draft = [
+      {
+        facilityId: '2',
+        isAvailable: true,
+        instances: [
+          {
+            key: 'new',
+            instanceId: null,
+            details: {
+              parking_details: { name: 'Garage', parking_access: 'ONLY_GUESTS', parking_location: 'NEARBY' },
+              payment_details: { charge_mode: 'PAID' },
+              schedule_details: {
+                schedule: [{ day_of_week: 'MONDAY', from: { hours: 9, minutes: 0 }, to: { hours: 17, minutes: 30 } }],
+              },
+            },
+          },
+        ],
+      },
+    ];
+    const changes = facilityChanges(record, draft);
+    expect(changes.map(({ label, before, after }) => ({ label, before, after }))).toEqual([
+      { label: 'Parking, new instance (“Garage”): Name', before: null, after: 'Garage' },
+      { label: 'Parking, new instance (“Garage”): Who may park', before: null, after: 'Guests only' },
+      { label: 'Parking, new instance (“Garage”): Where', before: null, after: 'Nearby' },
+      { label: 'Parking, new instance (“Garage”): Charge', before: null, after: 'Paid' },
+      { label: 'Parking, new instance (“Garage”): Opening hours', before: null, after: 'Monday 09:00–17:30' },
+    ]);
+    // No "id at Booking.com: not set → removed" for an instance that never had one.
+    const text = JSON.stringify(changes.map(({ label, before, after }) => [label, before, after]));
+    expect(text).not.toMatch(/[A-Z]{2,}_|instance_id|_details|\binstances\b/);
+  });
+
+  it('a closed period reads as days, and an emptied value as removed', () => {
+    const was: FacilityRecordEntry[] = [
+      {
+        facilityId: '3',
+        isAvailable: true,
+        instances: [
+          {
+            key: 'k',
+            instanceId: '9',
+            details: { restaurant_details: { name: 'Havnen', meal_types_list: ['HALAL'], cuisines_list: [] } },
+            createdAt: null,
+          },
+        ],
+      },
+    ];
+    const day = Date.UTC(2026, 11, 1) / 1000;
+    const draft = [
+      {
+        facilityId: '3',
+        isAvailable: true,
+        instances: [
+          {
+            key: 'k',
+            instanceId: '9',
+            details: {
+              restaurant_details: { name: 'Havnen', meal_types_list: ['VEGETARIAN', 'GLUTEN_FREE'], cuisines_list: [] },
+              temporarily_closed_details: {
+                closed: [{ start_date: { epoch_seconds: day }, end_date: { epoch_seconds: day + 4 * 86400 } }],
+              },
+            },
+          },
+        ],
+      },
+    ];
+    expect(facilityChanges(was, draft).map(({ label, before, after }) => ({ label, before, after }))).toEqual([
+      {
+        label: 'Restaurant, instance 1 (“Havnen”): Meal types',
+        before: 'Halal',
+        after: 'Vegetarian, Gluten-free',
+      },
+      {
+        label: 'Restaurant, instance 1 (“Havnen”): Temporarily closed',
+        before: null,
+        after: '1 Dec 2026 to 5 Dec 2026',
+      },
+    ]);
+  });
+
+  it('the details’ values read as words: the kind of property, the target, the country', () => {
+    const a = detailsRequest('H1', filled());
+    const b = detailsRequest('H1', { ...filled(), property_category: '16', target: 'test' });
+    if (!a.ok || !b.ok) throw new Error('valid forms');
+    expect(detailsChanges(a.request, b.request)).toEqual([
+      { path: 'property_category', label: 'Property category', before: 'Hotel (20)', after: 'Guest house (16)' },
+      { path: 'target', label: 'Test or ready for guests', before: 'Ready for guests', after: 'Test property' },
+    ]);
+    expect(detailsChanges(null, a.request)).toContainEqual(
+      expect.objectContaining({ path: 'physical_address.country_code', after: 'Denmark (DK)' }),
+    );
+  });
+
+  it('a number field says whether it is missing or not a number, and a long text how much is too long', () => {
+    const made = detailsRequest('H1', {
+      ...filled(),
+      'position.latitude': 'abc',
+      'position.longitude': '',
+      room_count: 'three',
+      property_category: 'hotel-ish',
+      property_name: 'x'.repeat(245),
+      'physical_address.city_name': 'y'.repeat(201),
+    });
+    if (made.ok) throw new Error('not valid');
+    expect(made.error.fields).toMatchObject({
+      'position.latitude': expect.stringMatching(/^Latitude is not a number: .*−90 to 90/),
+      'position.longitude': expect.stringMatching(/^Longitude is required/),
+      room_count: expect.stringMatching(/^The number of rooms is not a number/),
+      property_category: expect.stringMatching(/^Choose the kind of property from the list/),
+      property_name: 'The property name: at most 200 characters (this is 245, 45 too many).',
+      'physical_address.city_name': 'The city: at most 200 characters (this is 201, 1 too many).',
+    });
+  });
+
+  it('a facility value outside the list is refused in words, never by listing codes', () => {
+    const problems = composeFacilities({ hotel_id: 'H1', channel_hotel_id: '77' }, record, [
+      {
+        facilityId: '2',
+        isAvailable: true,
+        instances: [{ key: 'n', instanceId: 'x'.repeat(41), details: {} }],
+      },
+    ]).problems;
+    expect(problems['0.instances.0.instanceId']).toBe(
+      'The id at Booking.com: at most 40 characters (this is 41, 1 too many).',
+    );
+  });
+});
