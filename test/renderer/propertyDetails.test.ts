@@ -1,38 +1,13 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  detailsFormOf,
-  type DetailsView,
-  type PropertyPreview,
-  type PropertyPush,
-  type PropertyUpdate,
-} from '@shared/property';
+import { detailsFormOf, type PropertyPreview, type PropertyPush } from '@shared/property';
 import { fail, ok } from '@shared/result';
 import { useDetailsStore } from '@renderer/features/property/details/detailsStore';
 import { installFakeApi, settle } from './fakeApi';
+import { detailsRecord, detailsView } from './propertyFixtures';
 
-const record: PropertyUpdate = {
-  hotel_id: 'H1',
-  legal_entity_id: 'LE-1',
-  position: { latitude: 51.5, longitude: -0.12 },
-  check_in: { from: '15:00' },
-  check_out: { until: '11:00' },
-  property_name: 'Harbour View',
-  property_category: 204,
-  room_count: 4,
-  target: 'production',
-  physical_address: { city_name: 'London', country_code: 'GB', address_line: '1 Quay St', display_address: true },
-};
-
-const view = (over: Partial<DetailsView> = {}): DetailsView => ({
-  hotelId: 'H1',
-  record,
-  confirmedAt: 1_700_000_000_000,
-  form: detailsFormOf(record),
-  hasDraft: false,
-  pending: null,
-  ...over,
-});
+const record = detailsRecord;
+const view = detailsView;
 
 const preview = (fingerprint: string): PropertyPreview => ({
   request: { ...record, property_name: 'Harbour House' },
