@@ -20,12 +20,12 @@ const SEASON_WEEKENDS: RuleEdit = {
 };
 const today = '2026-11-28';
 
-function mountEditor() {
+function mountEditor(weekdays?: number[]) {
   return mount(RuleEditor, {
     props: {
       setup,
       group: groups[1]!,
-      selection: { target: 'rate:DBL:BAR', channels: ['19'], from: '2026-11-30', to: '2026-11-30' },
+      selection: { target: 'rate:DBL:BAR', channels: ['19'], from: '2026-11-30', to: '2026-11-30', weekdays },
       cell: buildCells(groups, null, []),
       today,
     },
@@ -76,6 +76,17 @@ describe('the rule editor’s days of the week', () => {
     await wrapper.get('form').trigger('submit');
     const [[edits]] = wrapper.emitted('add') as [[RuleEdit[]]];
     expect(edits[0]).not.toHaveProperty('weekdays');
+    wrapper.unmount();
+  });
+
+  it('an edit of the draft shown again opens with its days of the week; a new selection brings every day', async () => {
+    const wrapper = mountEditor([4, 5]);
+    const chosen = () => WEEKDAY_LABELS.filter((name) => day(wrapper, name).element.checked);
+    expect(chosen()).toEqual(['Friday', 'Saturday']);
+    await wrapper.setProps({
+      selection: { target: 'rate:DBL:BAR', channels: ['19'], from: '2026-12-01', to: '2026-12-01' },
+    });
+    expect(chosen()).toEqual(WEEKDAY_LABELS);
     wrapper.unmount();
   });
 

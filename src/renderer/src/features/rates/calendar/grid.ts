@@ -62,4 +62,6 @@ export interface GridSelection {
   channels: string[];
   from: string;
   to: string;
+  /** The days of the week the rule editor starts with (an edit of the draft shown again); the grid draws from..to. */
+  weekdays?: number[];
 }
