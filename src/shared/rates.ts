@@ -59,10 +59,14 @@ export const rateEditSchema = (today: string) =>
         });
       if (e.weekdays && e.from <= e.to && !hasWeekday(e)) {
         const names = e.weekdays.map((d) => WEEKDAY_NAMES[d]);
+        const days = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0];
         ctx.addIssue({
           code: 'custom',
           path: ['weekdays'],
-          message: `From ${e.from} to ${e.to} there is no ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}: choose other days or dates.`,
+          message:
+            e.from === e.to
+              ? `${e.from} is not a ${days}: choose other days or dates.`
+              : `From ${e.from} to ${e.to} there is no ${days}: choose other days or dates.`,
         });
       }
       const r = e.rule;

@@ -66,7 +66,7 @@ describe('the rule editor’s days of the week', () => {
     await day(wrapper, 'Friday').setValue(true);
     await wrapper.get('form').trigger('submit');
     expect(wrapper.get('[data-testid="rule-weekdays"] [role="alert"]').text()).toBe(
-      'From 2026-11-30 to 2026-11-30 there is no Friday: choose other days or dates.',
+      '2026-11-30 is not a Friday: choose other days or dates.',
     );
     expect(wrapper.emitted('add')).toBeUndefined();
     // Every day chosen again: a plain edit, without weekdays.
