@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGING_CHANNELS, channelProfile } from './channels';
 import type { AppError } from './result';
+import { dateSchema } from './su/common';
 import { idArgSchema, noArgs } from './validation';
 import { defineSlice } from './contractSlice';
 
@@ -28,9 +29,12 @@ export interface ThreadSummary {
   id: number;
   channel: string;
   channelName: string;
-  /** The guest's first name when a channel sent it. */
+  /** The guest's first name: as the channel sent it, else as the owner added it to the booking. */
   guestName: string | null;
-  /** Who the conversation is with, by what is known: the first name, else the booking number ("Booking 4012345678"). */
+  /**
+   * Who the conversation is with, by what is known: the first name (the channel's, else the owner's), else the
+   * booking number ("Booking 4012345678").
+   */
   guestLabel: string;
   /** The property: its hotel id, and its name as set up under Rates (else the hotel id); null when not known. */
   hotelId: string | null;
@@ -40,6 +44,7 @@ export interface ThreadSummary {
   lastMessageAt: number | null;
   unread: number;
   needsReply: boolean;
+  /** The stay: as the channel sent it, else as the owner added it to the booking. */
   checkIn: string | null;
   checkOut: string | null;
   /** The owner marked it done: it needs no reply until the guest writes again. */
@@ -107,7 +112,67 @@ export interface ThreadDetail extends ThreadSummary {
   messages: ThreadMessage[];
   /** What the owner was typing, saved as they typed. */
   draft: string | null;
+  /** What the owner added to the booking that the channel did not send (null: nothing). */
+  added: AddedFacts | null;
 }
+
+/**
+ * What the owner adds to a booking that its channel did not send (Booking.com and Expedia send no guest name, dates
+ * or party with their messages), kept on this computer, once per booking: the conversation's title, search, the
+ * saved replies and the payment dialog use it where the channel said nothing.
+ */
+export interface AddedFacts {
+  guestName: string | null;
+  checkIn: string | null;
+  checkOut: string | null;
+  guests: number | null;
+}
+
+/** The longest guest name kept. */
+export const GUEST_NAME_MAX = 60;
+/** The largest party a booking is given. */
+export const GUESTS_MAX = 50;
+
+/** A date field of the booking, its messages naming it (`what`: "The arrival date"); '' or null clears it. */
+const bookingDay = (what: string) =>
+  z
+    .string({ message: `${what} must be a date.` })
+    .trim()
+    .refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), `${what}: write the date as YYYY-MM-DD.`)
+    .refine((v) => v === '' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || dateSchema.safeParse(v).success, {
+      message: `${what} is not a day of the calendar.`,
+    })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional();
+
+/**
+ * What the owner adds to a booking (`inbox.saveBookingFacts`). Only the fields given change; null or an empty text
+ * removes one. Each refusal names its field; a departure not after the arrival is refused by the core, which knows
+ * the values already kept.
+ */
+export const bookingFactsSchema = z
+  .object({
+    threadId: z.number().int().positive(),
+    guestName: z
+      .string({ message: 'The guest’s name must be text.' })
+      .trim()
+      .max(GUEST_NAME_MAX, `The guest’s name can have at most ${GUEST_NAME_MAX} characters.`)
+      .transform((v) => (v === '' ? null : v))
+      .nullable()
+      .optional(),
+    checkIn: bookingDay('The arrival date'),
+    checkOut: bookingDay('The departure date'),
+    guests: z
+      .number({ message: 'Guests must be a number.' })
+      .int('Guests must be a whole number.')
+      .min(1, 'Guests must be at least 1.')
+      .max(GUESTS_MAX, `Guests can be at most ${GUESTS_MAX}.`)
+      .nullable()
+      .optional(),
+  })
+  .strict();
+export type BookingFactsInput = z.input<typeof bookingFactsSchema>;
 
 /** A current review (Booking.com, Expedia) in the owner's words, as the core files it. */
 export interface CurrentReviewDetail {
@@ -288,6 +353,7 @@ export const inboxMethods = {
   'inbox.replyToReview': reviewReplyArgsSchema,
   'inbox.saveReviewDraft': reviewDraftSchema,
   'inbox.editReply': editReplySchema,
+  'inbox.saveBookingFacts': bookingFactsSchema,
 } as const;
 
 export interface InboxResults {
@@ -306,6 +372,8 @@ export interface InboxResults {
   'inbox.saveReviewDraft': { savedAt: number };
   /** The reply's outgoing item, now holding the new text (sent again if it had stopped). */
   'inbox.editReply': { outboxId: number };
+  /** The conversation, with what the owner added to its booking. */
+  'inbox.saveBookingFacts': ThreadDetail;
 }
 
 export interface InboxEvents {

@@ -8,21 +8,37 @@ export const TEMPLATE_VARIABLES = {
   guest_first_name: 'the guest’s first name',
   check_in: 'the check-in date',
   check_out: 'the check-out date',
-  listing_name: 'the listing name',
+  number_of_guests: 'how many guests',
+  listing_name: 'the listing name (else the property’s name)',
+  property_name: 'the property’s name, as set up under Rates',
+  channel_name: 'the channel: Airbnb, Booking.com or Expedia',
   booking_number: 'the booking number (Airbnb: the confirmation code)',
 } as const;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 
+/** What every conversation fills from what the app holds: the property's name under Rates, the channel. */
+const ALWAYS: readonly TemplateVariable[] = ['property_name', 'channel_name'];
+
 /**
- * Which variables a conversation on each channel can fill, from what the channel's pushes carry: an Airbnb
- * message brings the guest (`user_details`) and, once booked, the stay (`booking_details`: dates, listing,
- * confirmation code); a Booking.com or Expedia message brings only its booking id.
+ * Which variables a conversation on each channel fills from what the channel's pushes carry: an Airbnb message
+ * brings the guest (`user_details`) and, once booked, the stay (`booking_details`: dates, party, listing,
+ * confirmation code); a Booking.com or Expedia message brings only its booking id (its listing is the property).
+ * What a channel does not send, the owner adds to the booking once ({@link OWNER_VARIABLES}).
  */
 export const CHANNEL_VARIABLES: Record<'244' | '19' | '9', readonly TemplateVariable[]> = {
-  '244': ['guest_first_name', 'check_in', 'check_out', 'listing_name', 'booking_number'],
-  '19': ['booking_number'],
-  '9': ['booking_number'],
+  '244': ['guest_first_name', 'check_in', 'check_out', 'number_of_guests', 'listing_name', 'booking_number', ...ALWAYS],
+  '19': ['booking_number', 'listing_name', ...ALWAYS],
+  '9': ['booking_number', 'listing_name', ...ALWAYS],
 };
+
+/** The variables that are facts of the booking the owner can add where the channel sent none (`AddedFacts`). */
+export const OWNER_VARIABLES = {
+  guest_first_name: 'guestName',
+  check_in: 'checkIn',
+  check_out: 'checkOut',
+  number_of_guests: 'guests',
+} as const satisfies Partial<Record<TemplateVariable, string>>;
+export type OwnerVariable = keyof typeof OWNER_VARIABLES;
 
 /** What a conversation knows that a saved reply can use (the thread's fields, as stored). */
 export interface ConversationFacts {
@@ -35,7 +51,11 @@ export interface ConversationFacts {
   confirmationCode: string | null | undefined;
   checkIn: string | null | undefined;
   checkOut: string | null | undefined;
+  guests?: number | null | undefined;
   listingName: string | null | undefined;
+  /** The property's name as set up under Rates (never its hotel id). */
+  propertyName?: string | null | undefined;
+  channelName?: string | null | undefined;
 }
 
 const known = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim() : null);
@@ -58,21 +78,30 @@ export function conversationValues(
     const v = known(value);
     return v ? day(v) : null;
   };
+  const property = known(t.propertyName);
   return {
     guest_first_name: known(t.firstName),
     check_in: date(t.checkIn),
     check_out: date(t.checkOut),
-    listing_name: known(t.listingName),
+    number_of_guests: typeof t.guests === 'number' && t.guests > 0 ? String(t.guests) : null,
+    // Booking.com and Expedia name no listing: what the guest booked is the property.
+    listing_name: known(t.listingName) ?? property,
+    property_name: property,
+    channel_name: known(t.channelName),
     booking_number: booking,
   };
 }
 
-/** The values of a thread as the inbox shows it (its booking details first, else its summary's). */
+/**
+ * The values of a thread as the inbox shows it: the channel's booking details first, else its summary's (which
+ * holds what the owner added to the booking).
+ */
 export function threadValues(
   t: Pick<
     ThreadDetail,
     'channel' | 'guest' | 'guestName' | 'booking' | 'bookingId' | 'bookingFlag' | 'checkIn' | 'checkOut' | 'listingName'
-  >,
+  > &
+    Partial<Pick<ThreadDetail, 'added' | 'propertyName' | 'hotelId' | 'channelName'>>,
   day?: (value: string) => string,
 ): Record<TemplateVariable, string | null> {
   return conversationValues(
@@ -84,7 +113,11 @@ export function threadValues(
       confirmationCode: t.booking?.confirmationCode,
       checkIn: t.booking?.checkIn ?? t.checkIn,
       checkOut: t.booking?.checkOut ?? t.checkOut,
+      guests: t.booking?.guests ?? t.added?.guests,
       listingName: t.booking?.listingName ?? t.listingName,
+      // A property without a name under Rates is shown by its hotel id, which is not a name for a guest.
+      propertyName: t.propertyName !== t.hotelId ? t.propertyName : null,
+      channelName: t.channelName,
     },
     day,
   );

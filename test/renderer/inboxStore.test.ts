@@ -42,6 +42,7 @@ function thread(id: number, ...bodies: string[]): ThreadDetail {
       delivery: null,
     })),
     draft: null,
+    added: null,
   };
 }
 

@@ -61,6 +61,7 @@ const thread = (over: Partial<ThreadDetail> = {}): ThreadDetail => ({
   booking: null,
   messages: [],
   draft: null,
+  added: null,
   ...over,
 });
 

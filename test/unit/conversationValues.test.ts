@@ -80,7 +80,10 @@ describe('the values a conversation fills in', () => {
       guest_first_name: 'Tom',
       check_in: 'day 2030-05-01',
       check_out: 'day 2030-05-03',
+      number_of_guests: '2',
       listing_name: 'Loft',
+      property_name: null,
+      channel_name: null,
       booking_number: 'HMQ',
     });
   });

@@ -3,6 +3,7 @@ import { defineFeature, guardedNotifier } from '../feature';
 import type { DeliveryFilers } from '../intake/deliveryKinds';
 import { outboxFeature } from '../outbox/feature';
 import { outboxFor } from '../outbox/outbox';
+import { createBookingFacts } from './bookingFacts';
 import { fileMessage } from './fileMessage';
 import { fileLegacyReview, fileReview } from './fileReview';
 import { inboxHandlers } from './handlers';
@@ -64,7 +65,7 @@ export const inboxFeature = defineFeature({
     return {
       deliveryKinds: INBOX_FILERS,
       outboxKinds,
-      handlers: inboxHandlers({ inbox, replies, news }),
+      handlers: inboxHandlers({ inbox, replies, news, bookingFacts: createBookingFacts(database.db) }),
       provides: { inbox, replies },
       stop() {
         news.stop();

@@ -1,16 +1,18 @@
-import { reviewQuerySchema, threadQuerySchema } from '../../shared/inbox';
+import { bookingFactsSchema, reviewQuerySchema, threadQuerySchema } from '../../shared/inbox';
 import type { HandlerSlice } from '../gateway/dispatcher';
+import type { BookingFacts } from './bookingFacts';
 import type { InboxQueries } from './inboxQueries';
 import type { InboxNews } from './news';
 import type { ReplyService } from './replyService';
 
-/** The `inbox.*` methods: threads, reviews, read state, replies and their drafts. */
+/** The `inbox.*` methods: threads, reviews, read state, replies and their drafts, what the owner adds to a booking. */
 export function inboxHandlers(deps: {
   inbox: InboxQueries;
   replies: ReplyService;
   news: InboxNews;
+  bookingFacts: BookingFacts;
 }): HandlerSlice<'inbox'> {
-  const { inbox, replies, news } = deps;
+  const { inbox, replies, news, bookingFacts } = deps;
   return {
     'inbox.threads': (args) => inbox.threads(threadQuerySchema.parse(args)),
     'inbox.thread': (args) => inbox.thread(args.id),
@@ -46,6 +48,12 @@ export function inboxHandlers(deps: {
     'inbox.editReply': (args) => {
       replies.editReply(args.id, args.body);
       return { outboxId: args.id };
+    },
+    'inbox.saveBookingFacts': (args) => {
+      bookingFacts.save(bookingFactsSchema.parse(args));
+      // The list's row (its title, its stay) follows.
+      news.changed(args.threadId, null);
+      return inbox.thread(args.threadId);
     },
     'inbox.replyToReview': (args) => {
       replies.replyToReview(args.reviewId, args.body);

@@ -2,6 +2,7 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { z } from 'zod';
 import { channelName } from '../../shared/channels';
 import type {
+  AddedFacts,
   InboxCounts,
   InboxProperty,
   NewMessageEvent,
@@ -29,6 +30,8 @@ type ThreadRow = ThreadDetailsRow & {
   property_name: string | null;
   has_draft: number;
   is_done: number;
+  /** JSON: what the owner added to the booking (AddedFacts). */
+  added_facts: string | null;
 };
 
 const THREAD_SELECT = `SELECT t.*, ${propertyNameSql('t.hotel_id')} AS property_name,
@@ -56,15 +59,29 @@ export function guestLabel(t: {
   return t.channel === '244' && t.bookingFlag === 'T' ? 'Enquiry' : 'Guest';
 }
 
-/** The label of a thread row as stored: its guest and booking columns are JSON. */
+/** What the owner added to a thread's booking, as stored (JSON); null when nothing. */
+export function addedFacts(json: string | null): AddedFacts | null {
+  if (!json) return null;
+  const v = JSON.parse(json) as Partial<AddedFacts>;
+  const facts: AddedFacts = {
+    guestName: v.guestName ?? null,
+    checkIn: v.checkIn ?? null,
+    checkOut: v.checkOut ?? null,
+    guests: v.guests ?? null,
+  };
+  return Object.values(facts).some((f) => f !== null) ? facts : null;
+}
+
+/** The label of a thread row as stored: its guest and booking columns are JSON; the owner's name where none came. */
 function rowGuestLabel(
   row: Pick<ThreadRow, 'channel' | 'booking_id' | 'booking_flag'>,
   guest: { firstName?: string | null } | null,
   booking: { confirmationCode?: string | null } | null,
+  added: AddedFacts | null,
 ): string {
   return guestLabel({
     channel: row.channel,
-    firstName: guest?.firstName ?? null,
+    firstName: guest?.firstName || added?.guestName || null,
     bookingId: row.booking_id,
     bookingFlag: row.booking_flag,
     confirmationCode: booking?.confirmationCode ?? null,
@@ -72,6 +89,7 @@ function rowGuestLabel(
 }
 
 function summary(row: ThreadRow): ThreadSummary {
+  const added = addedFacts(row.added_facts);
   const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
   const booking = row.booking
     ? (JSON.parse(row.booking) as {
@@ -85,8 +103,9 @@ function summary(row: ThreadRow): ThreadSummary {
     id: row.id,
     channel: row.channel,
     channelName: channelName(row.channel),
-    guestName: guest?.firstName ?? null,
-    guestLabel: rowGuestLabel(row, guest, booking),
+    // The channel's word first: what the owner added fills only what it did not send.
+    guestName: guest?.firstName || added?.guestName || null,
+    guestLabel: rowGuestLabel(row, guest, booking, added),
     hotelId: row.hotel_id,
     propertyName: row.property_name ?? row.hotel_id,
     listingName: booking?.listingName ?? null,
@@ -94,8 +113,8 @@ function summary(row: ThreadRow): ThreadSummary {
     lastMessageAt: row.last_message_at,
     unread: row.unread,
     needsReply: row.needs_reply === 1,
-    checkIn: booking?.checkIn ?? null,
-    checkOut: booking?.checkOut ?? null,
+    checkIn: booking?.checkIn || added?.checkIn || null,
+    checkOut: booking?.checkOut || added?.checkOut || null,
     done: row.is_done === 1,
     hasDraft: row.has_draft === 1,
   };
@@ -192,6 +211,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
           delivery: delivery(m),
         })),
         draft: draft?.body ?? null,
+        added: addedFacts(row.added_facts),
       };
     },
 
@@ -256,11 +276,13 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       // Only what the notification needs (a thread's full summary reads drafts, property names and more).
       const row = cached
         .prepare(
-          `SELECT t.id, t.channel, t.guest, t.booking_id, t.booking_flag, t.booking, m.body
+          `SELECT t.id, t.channel, t.guest, t.booking_id, t.booking_flag, t.booking, t.added_facts, m.body
            FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?`,
         )
         .get(messageId) as
-        | (Pick<ThreadRow, 'id' | 'channel' | 'guest' | 'booking_id' | 'booking_flag' | 'booking'> & { body: string })
+        | (Pick<ThreadRow, 'id' | 'channel' | 'guest' | 'booking_id' | 'booking_flag' | 'booking' | 'added_facts'> & {
+            body: string;
+          })
         | undefined;
       if (!row) return null;
       const guest = row.guest ? (JSON.parse(row.guest) as { firstName?: string | null }) : null;
@@ -269,7 +291,7 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         threadId: row.id,
         channelName: channelName(row.channel),
         // Who wrote, by what is known: the first name, else the booking number (never a bare "Guest").
-        guestName: rowGuestLabel(row, guest, booking),
+        guestName: rowGuestLabel(row, guest, booking, addedFacts(row.added_facts)),
         preview: row.body.slice(0, 140),
       };
     },

@@ -1,4 +1,5 @@
 import type { Migration } from '../db/migrations';
+import { BOOKING_FACTS_MIGRATION } from './bookingFactsMigration';
 import { INBOX_SEARCH_MIGRATION, MESSAGE_TEXT_LATER_MIGRATION } from './searchMigration';
 
 /** The inbox's tables: conversations, messages, reviews, replies, drafts, and their search indexes. */
@@ -107,4 +108,5 @@ export const INBOX_MIGRATIONS: readonly Migration[] = [
   INBOX_TRIAGE_MIGRATION,
   INBOX_SEARCH_MIGRATION,
   MESSAGE_TEXT_LATER_MIGRATION,
+  BOOKING_FACTS_MIGRATION,
 ];

@@ -15,9 +15,9 @@ import type { Migration } from '../db/migrations';
 export const propertyNameSql = (hotel: string) =>
   `(SELECT nullif(trim(json_extract(rs.setup, '$.name')), '') FROM rate_setups rs WHERE rs.hotel_id = ${hotel})`;
 
-const facts = (parts: string[]) => `concat_ws(' ', ${parts.join(', ')})`;
+export const facts = (parts: string[]) => `concat_ws(' ', ${parts.join(', ')})`;
 
-/** Everything the thread row `t` is about, as one text. */
+/** Everything the thread row `t` is about, as one text (as of schema 14; 19 adds the owner's own: bookingFacts.ts). */
 export const threadFactsSql = (t: string) =>
   facts([
     `json_extract(${t}.guest, '$.firstName')`,
@@ -39,14 +39,17 @@ export const reviewFactsSql = (r: string) =>
     propertyNameSql(`${r}.hotel_id`),
   ]);
 
-/** The facts of the threads and reviews of property `hotel` written again (its name under Rates changed). */
-const refreshProperty = (hotel: string) => `
+/**
+ * The facts of the threads and reviews of property `hotel` written again (its name under Rates changed);
+ * `threadFacts` is what a thread is about as of the step that writes the trigger.
+ */
+export const refreshProperty = (hotel: string, threadFacts: (t: string) => string = threadFactsSql) => `
     DELETE FROM thread_facts WHERE rowid IN (SELECT id FROM threads WHERE hotel_id = ${hotel});
-    INSERT INTO thread_facts (rowid, text) SELECT t.id, ${threadFactsSql('t')} FROM threads t WHERE t.hotel_id = ${hotel};
+    INSERT INTO thread_facts (rowid, text) SELECT t.id, ${threadFacts('t')} FROM threads t WHERE t.hotel_id = ${hotel};
     DELETE FROM review_facts WHERE rowid IN (SELECT id FROM reviews WHERE hotel_id = ${hotel});
     INSERT INTO review_facts (rowid, text) SELECT r.id, ${reviewFactsSql('r')} FROM reviews r WHERE r.hotel_id = ${hotel};`;
 
-const nameOf = (row: string) => `nullif(trim(json_extract(${row}.setup, '$.name')), '')`;
+export const nameOf = (row: string) => `nullif(trim(json_extract(${row}.setup, '$.name')), '')`;
 
 /**
  * A message's row in `message_text`: its thread's id in the high 32 bits, its own id in the low 32, so a search
