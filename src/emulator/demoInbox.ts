@@ -17,6 +17,28 @@ function sample(state: EmulatorState, kind: PushKind, channel: string, property:
   return { kind, channel, body: merge(buildPush(state, kind, channel, property), over) };
 }
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** A date as a guest writes it: "Saturday 5 December" (from YYYY-MM-DD, never shifted by a time zone). */
+export function spokenDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
 /** A later message in the same conversation: same thread, guest and booking; a new message id. */
 function followUp(first: SamplePush, message: string, fromHost = false): SamplePush {
   const messageid = `${String(first.body.messageid)}${fromHost ? 'h' : 'g'}${message.length}`;
@@ -33,11 +55,23 @@ function followUp(first: SamplePush, message: string, fromHost = false): SampleP
  */
 export function sampleInbox(state: EmulatorState): SamplePush[] {
   const [harbour, loft] = state.properties.filter((p) => p.active) as [EmulatedProperty, EmulatedProperty];
+  // Two adults and a baby (Airbnb counts no infant among its guests).
   const enquiry = sample(state, 'message', '244', loft, {
-    message: 'Hi! Is the loft free from Friday to Monday in two weeks? We would be two adults and a baby.',
     bookingflag: 'T',
-    booking_details: { reservation_confirmation_code: null, expected_payout_amount_accurate: null },
+    booking_details: {
+      reservation_confirmation_code: null,
+      expected_payout_amount_accurate: null,
+      number_of_adults: 2,
+      number_of_children: 0,
+      number_of_infants: 1,
+      number_of_guests: 2,
+    },
   });
+  // What the guest asks for is what the enquiry's card shows: the same days, the same party.
+  const asked = enquiry.body.booking_details as { checkin_date: string; checkout_date: string };
+  enquiry.body.message =
+    `Hi! Is the loft free from ${spokenDay(asked.checkin_date)} to ${spokenDay(asked.checkout_date)}? ` +
+    'We would be two adults and a baby.';
   enquiry.body.bookingid = enquiry.body.threadid;
   const booked = sample(state, 'message', '244', harbour, {
     message: 'Hello! Our flight lands at 14:00. Could we leave our bags before check-in?',
@@ -88,7 +122,7 @@ export async function deliverSampleInbox(state: EmulatorState): Promise<PushOutc
 const EVERYDAY_MESSAGES = [
   'Hi! Is there a supermarket close by that is open on Sundays?',
   'Could we check out an hour later, around 12:00?',
-  'Do you have a high chair for our daughter?',
+  'Is there a hairdryer in the bathroom?',
   'What is the best way to get to you from the train station?',
   'Is it possible to bring our small dog?',
   'We would love a restaurant tip for tonight. Anything you recommend?',

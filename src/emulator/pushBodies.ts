@@ -34,7 +34,7 @@ const GUESTS = [
 const MESSAGES = [
   'Hello! What time can we check in on the day we arrive?',
   'Is there parking near the property, and is it free?',
-  'Could you put a baby cot in the room for us, please?',
+  'Could we have two extra towels, please?',
   'We have just arrived, thank you for the warm welcome!',
 ];
 

@@ -19,7 +19,11 @@ const WELCOME =
 /** A Booking.com guest's message at a property the owner named under Rates; the thread as the inbox lists it. */
 async function bookingThread() {
   const setups = await call('rates.properties');
-  const setup = setups.find((s) => s.hotelId === 'IK-DEMO-002') ?? { hotelId: 'IK-DEMO-002', channels: ['19'], rooms: [] };
+  const setup = setups.find((s) => s.hotelId === 'IK-DEMO-002') ?? {
+    hotelId: 'IK-DEMO-002',
+    channels: ['19'],
+    rooms: [],
+  };
   await call('rates.saveSetup', { ...setup, name: 'Old Town Loft' });
   await control().push({
     kind: 'message',
@@ -45,9 +49,9 @@ describe('what the owner adds to a booking', () => {
     expect(fillTemplate(WELCOME, threadValues(bare))).toBe(
       'Hi {{guest_first_name}}, thank you for your message! We look forward to welcoming you at Old Town Loft on {{check_in}}.',
     );
-    expect(
-      fillTemplate('{{channel_name}} booking {{booking_number}} at {{property_name}}', threadValues(bare)),
-    ).toBe('Booking.com booking 9499891092 at Old Town Loft');
+    expect(fillTemplate('{{channel_name}} booking {{booking_number}} at {{property_name}}', threadValues(bare))).toBe(
+      'Booking.com booking 9499891092 at Old Town Loft',
+    );
 
     const saved = await call('inbox.saveBookingFacts', {
       threadId: before.id,
