@@ -5,6 +5,9 @@ import { dateSchema } from './su/common';
 import { idArgSchema, noArgs } from './validation';
 import { defineSlice } from './contractSlice';
 
+/** The longest search the lists look for; the search field takes no more (a longer paste is cut there, and said). */
+export const SEARCH_MAX_LENGTH = 200;
+
 /** Filters of the thread list. */
 export const threadQuerySchema = z
   .object({
@@ -17,7 +20,11 @@ export const threadQuerySchema = z
      * Search: each word must be found in the thread's messages (full text, as a prefix), or in what the thread is
      * about (guest name, booking number, Airbnb confirmation code, listing, property name or hotel id).
      */
-    search: z.string().trim().max(200, 'At most 200 characters.').optional(),
+    search: z
+      .string()
+      .trim()
+      .max(SEARCH_MAX_LENGTH, `A search can have at most ${SEARCH_MAX_LENGTH} characters.`)
+      .optional(),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(100),
   })
@@ -259,7 +266,11 @@ export function scoreBand(score: number | null): ReviewScoreBand | null {
 export const reviewQuerySchema = z
   .object({
     /** Review texts (full text), guest names, booking numbers, property names and hotel ids. */
-    search: z.string().trim().max(200, 'At most 200 characters.').optional(),
+    search: z
+      .string()
+      .trim()
+      .max(SEARCH_MAX_LENGTH, `A search can have at most ${SEARCH_MAX_LENGTH} characters.`)
+      .optional(),
     hotelId: z.string().trim().min(1, 'Choose a property.').max(20, 'A hotel id has at most 20 characters.').optional(),
     channel: z.enum(MESSAGING_CHANNELS, { message: 'Choose Airbnb, Booking.com or Expedia.' }).optional(),
     unreadOnly: z.boolean().optional(),

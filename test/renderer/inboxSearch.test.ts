@@ -2,11 +2,13 @@ import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ThreadPage, ThreadSummary } from '@shared/inbox';
+import { SEARCH_MAX_LENGTH, type ThreadPage, type ThreadSummary } from '@shared/inbox';
 import { ok } from '@shared/result';
 import { SEARCH_PAUSE_MS, useInboxStore } from '@renderer/features/inbox/inboxStore';
 import ThreadFilters from '@renderer/features/inbox/ThreadFilters.vue';
+import ThreadList from '@renderer/features/inbox/ThreadList.vue';
 import { installFakeApi, settle } from './fakeApi';
+import { blankRouter } from './paymentsDom';
 
 // Issue 15, search in a blink, in the renderer: a short pause, what is on screen stays until the answer for what was
 // typed replaces it whole, and an answer for text typed over is dropped.
@@ -135,5 +137,62 @@ describe('the search box', () => {
     // Shorter than the 250 ms it was, and long enough to be one search for a word typed in one go.
     expect(SEARCH_PAUSE_MS).toBeLessThan(250);
     wrapper.unmount();
+  });
+});
+
+describe('a search pasted far too long (issue 26)', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    document.body.innerHTML = '';
+  });
+
+  it('is cut at the field, which says so, and the list keeps answering what is left', async () => {
+    const asked: unknown[] = [];
+    installFakeApi({
+      'inbox.threads': (args: { search?: string }) => {
+        asked.push(args.search);
+        return ok(page(1, [row(7, 'Is there parking?')]));
+      },
+    });
+    const inbox = useInboxStore();
+    await inbox.loadList();
+    const filters = mount(ThreadFilters, { global: { plugins: [PrimeVue] }, attachTo: document.body });
+    const list = mount(ThreadList, { global: { plugins: [PrimeVue, blankRouter()] }, attachTo: document.body });
+    const box = filters.get<HTMLInputElement>('input[aria-label="Search conversations"]');
+    expect(box.attributes('maxlength')).toBe(String(SEARCH_MAX_LENGTH));
+    expect(filters.find('[data-testid="search-cut"]').exists()).toBe(false);
+
+    await box.setValue(`parking ${'x'.repeat(20_000)}`);
+    await new Promise((r) => setTimeout(r, SEARCH_PAUSE_MS + 10));
+    await settle();
+    expect(box.element.value).toHaveLength(SEARCH_MAX_LENGTH);
+    const note = filters.get('[data-testid="search-cut"]');
+    expect(note.text()).toContain(`A search takes at most ${SEARCH_MAX_LENGTH} characters`);
+    expect(box.attributes('aria-describedby')).toBe(note.attributes('id'));
+    // The core is asked for what the field holds (never refused), and the list shows its answer.
+    expect(asked.at(-1)).toHaveLength(SEARCH_MAX_LENGTH);
+    expect(inbox.listError).toBeNull();
+    expect(list.find('[data-testid="threads-error"]').exists()).toBe(false);
+    expect(list.text()).not.toContain('Try again');
+
+    await box.setValue('parking');
+    expect(filters.find('[data-testid="search-cut"]').exists()).toBe(false);
+    filters.unmount();
+    list.unmount();
+  });
+
+  it('a refusal that asking again cannot change offers no Try again', async () => {
+    installFakeApi({
+      'inbox.threads': () => ({
+        ok: false as const,
+        error: { code: 'validation', message: 'A search can have at most 200 characters.', retryable: false },
+      }),
+    });
+    const inbox = useInboxStore();
+    await inbox.loadList();
+    const list = mount(ThreadList, { global: { plugins: [PrimeVue, blankRouter()] }, attachTo: document.body });
+    expect(list.get('[data-testid="threads-error"]').text()).toContain('at most 200 characters');
+    expect(list.text()).not.toContain('Try again');
+    list.unmount();
   });
 });

@@ -15,8 +15,7 @@ export function createBookingFacts(db: DatabaseSync) {
   return {
     save(input: z.output<typeof bookingFactsSchema>): void {
       const row = db.prepare('SELECT added_facts, booking FROM threads WHERE id = ?').get(input.threadId) as
-        | { added_facts: string | null; booking: string | null }
-        | undefined;
+        { added_facts: string | null; booking: string | null } | undefined;
       if (!row)
         throw new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
       const next: AddedFacts = { ...(addedFacts(row.added_facts) ?? NONE) };

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '@shared/channels';
+import { SEARCH_MAX_LENGTH } from '@shared/inbox';
 import type {
   Delivery,
   InboxCounts,
@@ -53,8 +54,10 @@ export const useInboxStore = defineStore('inbox', () => {
   const search = ref('');
   /** The property the lists are narrowed to (a hotel id; null: every property). */
   const hotelId = ref<string | null>(null);
+  // The field takes no more than a search can have; a longer one (set by a script) is cut, never refused.
+  const searchText = (value: string) => value.trim().slice(0, SEARCH_MAX_LENGTH).trim();
   const query = (): ThreadFilters => {
-    const text = search.value.trim();
+    const text = searchText(search.value);
     return {
       ...(channel.value === 'all' ? {} : { channel: channel.value }),
       ...(hotelId.value ? { hotelId: hotelId.value } : {}),
@@ -186,7 +189,7 @@ export const useInboxStore = defineStore('inbox', () => {
   const reviewNeedsReplyOnly = ref(false);
   const reviewScore = ref<ReviewScoreBand | null>(null);
   const reviewQuery = (): ReviewQuery => {
-    const text = reviewSearch.value.trim();
+    const text = searchText(reviewSearch.value);
     return {
       ...(text ? { search: text } : {}),
       ...(hotelId.value ? { hotelId: hotelId.value } : {}),
