@@ -155,8 +155,12 @@ describe('the saved-reply editor', () => {
     installFakeApi();
     mountIt(SavedReplyForm);
     const booking = document.querySelector('[data-testid="channel-variables"] [data-channel="19"]')!.textContent!;
-    expect(booking).toContain('Booking.com: only {{booking_number}}');
-    expect(booking).not.toContain('{{guest_first_name}}');
+    // Issue 26: what the app holds (the property, the channel) fills on every channel; the guest's name and the
+    // dates once the owner added them to the booking.
+    expect(booking).toContain('Booking.com: {{booking_number}}, {{listing_name}}, {{property_name}}, {{channel_name}}');
+    expect(booking).toContain(
+      '{{guest_first_name}}, {{check_in}}, {{check_out}}, {{number_of_guests}} once you add them',
+    );
     const airbnb = document.querySelector('[data-testid="channel-variables"] [data-channel="244"]')!.textContent!;
     expect(airbnb).toContain('{{guest_first_name}}');
     expect(airbnb).toContain('{{check_in}}');

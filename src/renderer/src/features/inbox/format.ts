@@ -89,6 +89,13 @@ export function stayRange(checkIn: string | null, checkOut: string | null): stri
   return Number.isNaN(to) || to < from ? shortDay.format(from) : shortDay.formatRange(from, to);
 }
 
+/** The nights between two calendar dates (YYYY-MM-DD); null unless both are known and in order. */
+export function nightsBetween(checkIn: string | null, checkOut: string | null): number | null {
+  if (!checkIn || !checkOut) return null;
+  const nights = Math.round((Date.parse(`${checkOut}T00:00:00Z`) - Date.parse(`${checkIn}T00:00:00Z`)) / DAY);
+  return Number.isFinite(nights) && nights > 0 ? nights : null;
+}
+
 /**
  * A day without a time (a date-only review date, as local midnight) the way the list writes days: "Today",
  * "Yesterday", "Mon", "12 Mar", "12 Mar 2024" — never a clock time such as "12:00".

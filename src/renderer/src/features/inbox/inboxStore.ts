@@ -3,6 +3,7 @@ import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '@shared/channels';
 import { SEARCH_MAX_LENGTH } from '@shared/inbox';
 import type {
+  BookingFactsInput,
   Delivery,
   InboxCounts,
   InboxProperty,
@@ -296,6 +297,27 @@ export const useInboxStore = defineStore('inbox', () => {
     return null;
   }
 
+  /**
+   * Keeps what the owner adds to a conversation's booking (only the fields given change); the row's title and stay
+   * and the open thread follow at once. Resolves with the core's refusal (naming the field), or null.
+   */
+  async function saveBookingFacts(
+    threadId: number,
+    facts: Omit<BookingFactsInput, 'threadId'>,
+  ): Promise<AppError | null> {
+    const result = await api['inbox.saveBookingFacts']({ threadId, ...facts });
+    if (!result.ok) return result.error;
+    const t = result.value;
+    list.patch(threadId, {
+      guestName: t.guestName,
+      guestLabel: t.guestLabel,
+      checkIn: t.checkIn,
+      checkOut: t.checkOut,
+    });
+    if (openId.value === threadId) thread.value = t;
+    return null;
+  }
+
   /** Something about outgoing replies changed: what is on screen is fetched again if a reply there is unsettled. */
   function refreshOpen() {
     const unsettled = (d: Delivery | null) => d !== null && d.state !== 'sent' && d.state !== 'discarded';
@@ -393,6 +415,7 @@ export const useInboxStore = defineStore('inbox', () => {
     saveDraft,
     saveReviewDraft,
     sendReply,
+    saveBookingFacts,
     replyToReview,
     refreshOpen,
     reloadOpen,
