@@ -181,6 +181,18 @@ describe('a search pasted far too long (issue 26)', () => {
     list.unmount();
   });
 
+  it('finding nothing, quotes the search cut short, so the title stays in its pane', async () => {
+    installFakeApi({ 'inbox.threads': () => ok(page(0, [])) });
+    const inbox = useInboxStore();
+    inbox.search = `late ${'x'.repeat(195)}`;
+    await inbox.loadList();
+    const list = mount(ThreadList, { global: { plugins: [PrimeVue, blankRouter()] }, attachTo: document.body });
+    expect(list.get('[data-testid="messages-empty"]').text()).toContain(
+      `No conversation mentions “late ${'x'.repeat(34)}…”`,
+    );
+    list.unmount();
+  });
+
   it('a refusal that asking again cannot change offers no Try again', async () => {
     installFakeApi({
       'inbox.threads': () => ({

@@ -73,13 +73,16 @@ describe('the reply composer', () => {
     await flushPromises();
     const text = document.querySelector<HTMLTextAreaElement>('#reply-text')!.value;
     expect(text).toBe('Hi {{guest_first_name}}, booking 4711223344: check-in on {{check_in}}.');
-    const said = $('reply-placeholders')!.textContent!;
-    expect(said).toContain('{{guest_first_name}}');
-    expect(said).toContain('{{check_in}}');
+    // Issue 26: what is left is asked for under the reply, by name (the ask says it, not a second sentence).
+    const asked = [...$('placeholder-ask')!.querySelectorAll('label')].map((l) => l.textContent);
+    expect(asked).toEqual(['Guest’s first name', 'Arrival']);
+    expect($('reply-placeholders')).toBeNull();
     expect(sendButton().disabled).toBe(true);
+    expect(sendButton().title).toContain('{{guest_first_name}} and {{check_in}}');
 
     await typeReply('Hi Anna, booking 4711223344: check-in on 12 March.');
     expect($('reply-placeholders')).toBeNull();
+    expect($('placeholder-ask')).toBeNull();
     expect(sendButton().disabled).toBe(false);
   });
 
