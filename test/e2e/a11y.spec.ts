@@ -69,6 +69,13 @@ test('every screen of the demo has no serious or critical accessibility violatio
     await rows.first().click();
     await expect(page.getByTestId('composer')).toBeVisible();
     await audit(page, 'conversation', found);
+    // An Expedia booking: the card's form for what the channel did not send, and the reply box asking for it.
+    await page.getByTestId('booking-facts-edit').click();
+    await expect(page.getByTestId('booking-facts-form')).toBeVisible();
+    await page.getByTestId('saved-replies').click();
+    await page.locator('#saved-replies-menu').getByText('Welcome').click();
+    await expect(page.getByTestId('placeholder-ask')).toBeVisible();
+    await audit(page, 'conversation-booking-facts', found);
 
     await page.getByTestId('tab-reviews').click();
     const reviews = page.getByTestId('review-row');
