@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Locator, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,3 +70,19 @@ export const test = base.extend<{ app: RunningApp }>({
   },
 });
 export { expect } from '@playwright/test';
+
+/**
+ * Screenshots of the page at 1280 × 800 and 1024 × 680 (`test-results/screenshots/<name>-<width>.png`), `show`
+ * scrolled into view at each; the window is 1280 × 860 again afterwards.
+ */
+export async function shootBoth(page: Page, name: string, show?: Locator) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1024, height: 680 },
+  ]) {
+    await page.setViewportSize(size);
+    await show?.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}.png`, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+}

@@ -1,26 +1,15 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, startApp, stopApp, test, type RunningApp } from './app';
+import { expect, shootBoth as shootPair, startApp, stopApp, test, type RunningApp } from './app';
 
 // Issue 26 on the demo: a Booking.com guest given a name and dates once is known by them (row, header, search), the
 // Welcome reply fills completely, what it cannot fill is asked for under the reply, and it all survives a restart;
 // the inbox's search field cuts a huge paste itself; Anna's enquiry asks for the days her card shows.
 
-const shots = 'test-results/screenshots';
 const rows = (page: Page) => page.getByTestId('thread-row');
 const composer = (page: Page) => page.getByLabel(/^Reply on /);
 const search = (page: Page) => page.getByLabel('Search conversations');
 
-async function shootBoth(page: Page, name: string, show?: Locator) {
-  for (const size of [
-    { width: 1280, height: 800 },
-    { width: 1024, height: 680 },
-  ]) {
-    await page.setViewportSize(size);
-    await show?.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${shots}/booking-facts-${name}-${size.width}.png`, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shootBoth = (page: Page, name: string, show?: Locator) => shootPair(page, `booking-facts-${name}`, show);
 
 async function demoInbox(page: Page, app: RunningApp) {
   await page.setViewportSize({ width: 1280, height: 800 });

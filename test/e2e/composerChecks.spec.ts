@@ -1,21 +1,11 @@
 import type { Locator, Page } from '@playwright/test';
-import { stopApp } from './app';
+import { shootBoth as shootPair, stopApp } from './app';
 import { channelMessage, currentReview, startPushableApp, type PushableApp } from './deliveries';
-import { composer, expect, openThread, shots, test } from './repliesFixture';
+import { composer, expect, openThread, test } from './repliesFixture';
 
 // The composer's checks as an owner meets them: placeholders named, a long paste kept, a refusal Retry cannot get
 // past, and pushes kept in quarantine announced in the inbox.
-async function shootBoth(page: Page, name: string, show?: Locator) {
-  for (const size of [
-    { width: 1280, height: 800 },
-    { width: 1024, height: 680 },
-  ]) {
-    await page.setViewportSize(size);
-    await show?.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${shots}/replies-${name}-${size.width}.png`, animations: 'disabled' });
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
+const shootBoth = (page: Page, name: string, show?: Locator) => shootPair(page, `replies-${name}`, show);
 
 test('a saved reply in a Booking.com conversation: what it cannot fill is named and Send waits; a long paste is counted and kept across a restart', async ({
   page,
