@@ -71,6 +71,28 @@ describe('checking that Su’s deliveries reach Innkeeper', () => {
     expect((await call('inbox.threads', { limit: 10 })).total).toBe(0);
   });
 
+  it('while the listener refuses failed logins (someone tried wrong passwords), the reach step says to wait', async () => {
+    const fake = createFakeTunnelProvider();
+    ctx = await startTestCore({ tunnelProvider: fake.provider });
+    await useSandbox();
+    const saved = await call(
+      'intake.save',
+      receiving({ tunnel: { enabled: true, authtoken: '2abcdefghijklmnopqrstuvwxyz_0123456789', domain: '' } }),
+    );
+    // Wrong passwords from the internet, through the tunnel, until the listener refuses that caller for the minute.
+    const wrong = `Basic ${Buffer.from('su-partner:not-the-password-at-all').toString('base64')}`;
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i += 1) {
+      const answer = await fetch(saved.registerUrl!, { method: 'POST', headers: { Authorization: wrong }, body: '' });
+      status = answer.status;
+      await answer.body?.cancel();
+    }
+    expect(status).toBe(429);
+    const check = await call('deliveryCheck.run');
+    expect(step(check, 'reach')).toMatchObject({ outcome: 'failed' });
+    expect(step(check, 'reach').text).toContain('refusing logins for a minute after many wrong passwords');
+  });
+
   it('an address where nothing answers fails the reach step and says what to fix', async () => {
     ctx = await startTestCore();
     await useSandbox();

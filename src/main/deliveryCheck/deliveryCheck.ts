@@ -59,6 +59,10 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: true } | { o
     await answer.body?.cancel();
     const realm = answer.headers.get('www-authenticate') ?? '';
     if (answer.status === 401 && /realm="Innkeeper"/.test(realm)) return { ok: true };
+    // Innkeeper's receiver, refusing every failed login for the rest of the minute (wrong passwords came from there).
+    if (answer.status === 429 && answer.headers.has('retry-after')) {
+      return { ok: false, why: 'it is refusing logins for a minute after many wrong passwords: check again then' };
+    }
     return { ok: false, why: `something else answered there (HTTP ${answer.status}), not Innkeeper` };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
