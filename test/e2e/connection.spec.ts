@@ -260,3 +260,46 @@ test('a wrong payment key fails its check in owner words, next to the field to f
   await page.getByTestId('guide-payment-check').click();
   await expect(result).toContainText('Passed:');
 });
+
+test('with a real account not set up yet, each check says what is missing and where to set it', async ({
+  app,
+  page,
+}) => {
+  await openConnection(page, app);
+  await page.getByRole('radio', { name: /Su sandbox/ }).click();
+  await page.getByLabel('Domain').fill('myguesthouse.com');
+  await page.getByLabel('Client secret').fill('my-sandbox-secret-0042');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('radio', { name: /Su sandbox/ })).toContainText('In use');
+  for (const close of await page.locator('.p-toast-close-button').all()) await close.click();
+  await expect(page.getByTestId('setup-guide')).toContainText('Each check uses what is typed below, saved or not');
+
+  // A part without its keys asks for them before anything is sent.
+  await page.getByTestId('guide-facility-check').click();
+  await expect(page.getByTestId('guide-facility-result')).toContainText(
+    'Not yet: Enter the App id under Property facilities first.',
+  );
+  await expect(page.locator('#facilityAppId-error')).toContainText('Enter the App id');
+
+  // Deliveries: the listener runs, but Su has no password and no address to deliver to yet; no test delivery at Su.
+  await page.getByTestId('guide-deliveries-check').click();
+  const steps = page.getByTestId('guide-deliveries-result');
+  await expect(steps).toContainText('Innkeeper’s listener is running on this computer');
+  await expect(steps).toContainText(
+    'No password for Su is set, so nothing Su sends can be accepted. Fix: Password for Su, under Receiving messages and reviews',
+  );
+  await expect(steps).toContainText(
+    'Su cannot reach this computer: there is no public address yet. Fix: How Su reaches',
+  );
+  await expect(steps).toContainText('Su’s partner API has no way to ask for a test delivery');
+  await expect(page.getByTestId('guide-give-su')).toContainText('none yet: choose how Su reaches your computer');
+  await expect(page.getByTestId('guide-give-su')).not.toContainText('The demo delivers');
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1024, height: 680 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.getByTestId('guide-deliveries').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${shots}/connection-guide-sandbox-${size.width}.png`, animations: 'disabled' });
+  }
+});

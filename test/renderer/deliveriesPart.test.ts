@@ -2,10 +2,12 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import PrimeVue from 'primevue/config';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConnectionState } from '@shared/connection';
 import type { DeliveryCheck } from '@shared/deliveryCheck';
 import type { IntakeStatus } from '@shared/intake';
 import type { MailboxStatus } from '@shared/mailbox';
 import { ok } from '@shared/result';
+import { useConnectionStore } from '@renderer/features/connection/connectionStore';
 import DeliveriesPart from '@renderer/features/deliveryCheck/DeliveriesPart.vue';
 import { useIntakeStore } from '@renderer/features/intake/intakeStore';
 import { useMailboxStore } from '@renderer/features/mailbox/mailboxStore';
@@ -24,10 +26,10 @@ const listener = (over: Partial<IntakeStatus> = {}) =>
     username: 'su-partner',
     passwordSet: true,
     registerUrl: 'https://inn.example.com/push',
-    demoConnected: false,
     ...over,
   }) as IntakeStatus;
-const mount_ = (intake: IntakeStatus, mailbox: Partial<MailboxStatus>) => {
+const mount_ = (intake: IntakeStatus, mailbox: Partial<MailboxStatus>, active: 'demo' | 'sandbox' = 'sandbox') => {
+  useConnectionStore().state = { active } as ConnectionState;
   useIntakeStore().status = intake;
   useMailboxStore().status = { paired: false, demo: false, ...mailbox } as MailboxStatus;
   return mount(DeliveriesPart, { global: { plugins: [PrimeVue, pinia] } });
@@ -40,6 +42,15 @@ describe('what to give Su', () => {
     expect(give).toContain('https://inn.example.com/push');
     expect(give).toContain('su-partner');
     expect(give).toContain('the Password for Su you set');
+    expect(give).not.toContain('demo');
+  });
+
+  it('on the demo: says the demo needs none of it, and what Su will need', () => {
+    installFakeApi();
+    const give = mount_(listener({ registerUrl: null }), {}, 'demo')
+      .get('[data-testid="guide-give-su"]')
+      .text();
+    expect(give).toContain('The demo delivers to this computer by itself. With your own account, give Su:');
   });
 
   it('without an address or password yet, says where to set each', () => {
@@ -109,7 +120,9 @@ describe('the check', () => {
       'step--failed',
       'step--skipped',
     ]);
-    expect(steps[1]!.text()).toContain('Fix: How Su reaches your computer, under Receiving messages and reviews.');
+    expect(steps[1]!.text()).toContain(
+      'nothing answered within 15 s. Fix: How Su reaches your computer, under Receiving messages and reviews.',
+    );
     expect(steps[0]!.text()).not.toContain('Fix:');
   });
 });
