@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, startApp, stopApp, test, type RunningApp } from './app';
+import { expect, shootBoth, startApp, stopApp, test, type RunningApp } from './app';
 
 const shots = 'test-results/screenshots';
 
@@ -208,18 +208,9 @@ test('the setup guide names every credential and checks each part on the demo, t
 
   // The test message's notification would sit on the screenshots.
   for (const close of await page.locator('.p-toast-close-button').all()) await close.click();
-  for (const size of [
-    { width: 1280, height: 800 },
-    { width: 1024, height: 680 },
-  ]) {
-    await page.setViewportSize(size);
-    await guide.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `${shots}/connection-guide-${size.width}.png`, animations: 'disabled' });
-    await page.getByTestId('guide-payment').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `${shots}/connection-guide-parts-${size.width}.png`, animations: 'disabled' });
-    await page.getByTestId('guide-deliveries').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `${shots}/connection-guide-deliveries-${size.width}.png`, animations: 'disabled' });
-  }
+  await shootBoth(page, 'connection-guide', page.getByTestId('guide-account'));
+  await shootBoth(page, 'connection-guide-parts', page.getByTestId('guide-payment'));
+  await shootBoth(page, 'connection-guide-deliveries', page.getByTestId('guide-deliveries'));
   // The owner may fold the guide away; it stays folded on the next visit.
   await page.getByRole('button', { name: 'Hide the guide' }).click();
   await expect(page.getByTestId('guide-token')).toBeHidden();
@@ -294,12 +285,5 @@ test('with a real account not set up yet, each check says what is missing and wh
   await expect(steps).toContainText('Su’s partner API has no way to ask for a test delivery');
   await expect(page.getByTestId('guide-give-su')).toContainText('none yet: choose how Su reaches your computer');
   await expect(page.getByTestId('guide-give-su')).not.toContainText('The demo delivers');
-  for (const size of [
-    { width: 1280, height: 800 },
-    { width: 1024, height: 680 },
-  ]) {
-    await page.setViewportSize(size);
-    await page.getByTestId('guide-deliveries').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `${shots}/connection-guide-sandbox-${size.width}.png`, animations: 'disabled' });
-  }
+  await shootBoth(page, 'connection-guide-sandbox', page.getByTestId('guide-deliveries'));
 });
