@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { detailsChanges, draftPathOf, facilitiesAfter, facilityChanges } from '../../src/main/property/records';
+import {
+  changesInWords,
+  detailsChanges,
+  draftPathOf,
+  facilitiesAfter,
+  facilityChanges,
+} from '../../src/main/property/records';
 import { facilitySender } from '../../src/main/property/senders';
 import { AppFailure } from '../../src/shared/result';
 import {
@@ -397,5 +403,35 @@ describe('in the owner’s words', () => {
     expect(problems['0.instances.0.instanceId']).toBe(
       'The id at Booking.com: at most 40 characters (this is 41, 1 too many).',
     );
+  });
+});
+
+describe('History of pushes recorded by an earlier version', () => {
+  it('reads their codes and paths in words, and leaves rows already in words alone', () => {
+    const stored = [
+      {
+        path: '2.instances.0.parking_details.parking_location',
+        label: 'Parking · instance 1: parking location',
+        before: 'NEARBY',
+        after: 'ON_SITE',
+      },
+      {
+        path: '3.instances.0.schedule_details.schedule.0.day_of_week',
+        label: 'Restaurant · new instance: schedule details.schedule.0.day of week',
+        before: null,
+        after: 'MONDAY',
+      },
+      { path: '2.instances.1.parking_details.name', label: 'Parking, instance 2: Name', before: null, after: 'GARAGE' },
+    ];
+    expect(changesInWords('facilities', stored)).toEqual([
+      { ...stored[0], label: 'Parking, instance 1: Parking: where', before: 'Nearby', after: 'On site' },
+      { ...stored[1], label: 'Restaurant, instance 1: Opening hours, row 1', after: 'Monday' },
+      stored[2],
+    ]);
+    expect(
+      changesInWords('details', [{ path: 'property_category', label: 'Property category', before: '20', after: '3' }]),
+    ).toEqual([
+      { path: 'property_category', label: 'Property category', before: 'Hotel (20)', after: 'Apartment (3)' },
+    ]);
   });
 });

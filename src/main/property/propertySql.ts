@@ -1,7 +1,13 @@
-import { sameJson, type ChannelIds, type FacilityRecordEntry, type PropertyPush } from '../../shared/property';
+import {
+  sameJson,
+  type ChannelIds,
+  type FacilityRecordEntry,
+  type FieldChange,
+  type PropertyPush,
+} from '../../shared/property';
 import type { AppError } from '../../shared/result';
 import type { Database } from '../db/database';
-import { draftPathOf, parseScope, scopeKey, type RequestSources, type Scope } from './records';
+import { changesInWords, draftPathOf, parseScope, scopeKey, type RequestSources, type Scope } from './records';
 
 // What the property feature keeps in SQLite, per provider: the records Su confirmed, the drafts as typed, the
 // Booking.com ids, and the pushes as History shows them.
@@ -113,7 +119,7 @@ export function createPropertyStore(deps: { database: Database; now: () => numbe
       error,
       answer: r.answer ? JSON.parse(r.answer) : null,
       request: JSON.parse(r.request),
-      changes: JSON.parse(r.changes),
+      changes: changesInWords(scope.section, JSON.parse(r.changes) as FieldChange[]),
       reverts: r.reverts,
       current: false,
     };

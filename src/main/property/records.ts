@@ -3,6 +3,7 @@ import { codeWords } from '../../shared/su/facilities';
 import {
   DETAIL_TITLES,
   DETAIL_VALUE_WORDS,
+  detailPlaceWords,
   DETAILS_LABELS,
   type DetailKind,
   emptyDetailsForm,
@@ -226,6 +227,32 @@ export function facilityChanges(record: FacilityRecordEntry[], draft: FacilityEn
     });
   }
   return changes;
+}
+
+/**
+ * Changes as History shows them: a push recorded by an earlier version kept Su's codes and request paths in its
+ * rows ("ON_SITE", "schedule details.schedule.0.day of week"); they are read in words, as new ones are written.
+ * Rows already in words stay as they are.
+ */
+export function changesInWords(section: 'details' | 'facilities', changes: FieldChange[]): FieldChange[] {
+  if (section === 'details')
+    return changes.map((c) => ({
+      ...c,
+      before: c.before === null ? null : detailsValueWords(c.path, c.before),
+      after: c.after === null ? null : detailsValueWords(c.path, c.after),
+    }));
+  const codes = (v: string | null) =>
+    v !== null && /^[A-Z][A-Z0-9_]*(, [A-Z][A-Z0-9_]*)*$/.test(v) ? v.split(', ').map(codeWords).join(', ') : v;
+  return changes.map((c) => {
+    // An earlier version's row: "Parking · instance 1: parking location" (the words now are "Parking, instance 1: …").
+    if (!c.label.includes(' · ')) return c;
+    const m = /^(\d+)\.instances\.(\d+)\.(.+)$/.exec(c.path);
+    const label =
+      m && m[3] !== 'instance_id'
+        ? `${facilityName(m[1]!)}, instance ${Number(m[2]) + 1}: ${detailPlaceWords(m[3]!)}`
+        : c.label;
+    return { ...c, label, before: codes(c.before), after: codes(c.after) };
+  });
 }
 
 /** A record without what only the app knows about it (when an instance was created): the draft it stands for. */
