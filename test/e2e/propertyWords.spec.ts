@@ -94,12 +94,47 @@ test('the property, facilities, notices and photos screens of the demo show word
     expect(await preview.getByTestId('preview-request').innerText()).toContain('GENERAL_PUBLIC');
     await expectWords(page, 'facilities preview');
     await both(page, 'facilities-preview');
+    await preview.getByTestId('confirm-creates').click();
+    await preview.getByTestId('send-button').click();
+    await expect(page.getByTestId('push-progress')).toContainText('Su confirmed');
+
+    // A restaurant with meal types and opening hours, in a room: its card and its preview in words too.
+    await page.locator('#facility-picker').fill('Restaurant');
+    await page
+      .getByRole('option', { name: /Restaurant/ })
+      .first()
+      .click();
+    const restaurant = page.getByTestId('facility-3');
+    await restaurant.getByTestId('add-instance').click();
+    await restaurant.getByTestId('facility-3-0-restaurant_details-name').fill('Havnen');
+    await restaurant.locator('#facility-3-0-restaurant_details-meal_types_list').fill('gluten');
+    await page.getByRole('option', { name: 'Gluten-free' }).click();
+    await restaurant.getByTestId('add-detail-schedule_details').click();
+    await restaurant.getByTestId('schedule-add').click();
+    await expectWords(page, 'restaurant');
+    await page.getByTestId('preview-button').click();
+    await expect(preview.getByTestId('preview-diff')).toContainText('Meal types');
+    await expect(preview.getByTestId('preview-diff')).toContainText('Monday 09:00–17:00');
+    await expectWords(page, 'restaurant preview');
     await preview.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByTestId('property-history-button').click();
-    await page.waitForTimeout(500);
+    const item = page.getByTestId('history-item').first();
+    // Every push's changes open: the demo's first ones too.
+    const toggles = page.getByTestId('history-changes-toggle');
+    for (let i = 0; i < (await toggles.count()); i++) await toggles.nth(i).click();
+    await expect(item).toContainText('Anyone (public parking)');
     await expectWords(page, 'history');
+    await both(page, 'history');
     await page.keyboard.press('Escape');
+
+    // Each room's facilities.
+    for (const room of ['Double Room', 'Twin Room', 'Family Suite']) {
+      await page.getByTestId('facilities-scope').click();
+      await page.getByRole('option', { name: new RegExp(room) }).click();
+      await expect(page.getByTestId('facilities-status')).toBeVisible();
+      await expectWords(page, `facilities of ${room}`);
+    }
 
     await page.getByTestId('property-tab-notices').click();
     await expect(page.getByTestId('notice-row').first()).toBeVisible();
