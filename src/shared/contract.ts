@@ -91,6 +91,6 @@ export type InnkeeperApi = {
 export const MAX_CALL_BYTES = 1024 * 1024;
 
 // Browser mode's session proof (its own module: the renderer's HTTP client imports it without the schemas).
-export { SESSION_PROOF_PATH, sessionProofMessage } from './sessionProof';
+export { SESSION_PATH, SESSION_PROOF_KEY_LABEL, SESSION_PROOF_PATH, sessionProofMessage } from './sessionProof';
 
 export type { AppError, Result };

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import WebSocket from 'ws';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startWebHost, type RunningWebHost } from '../../src/main/hosts/web/webHost';
 import { startWebHostWithSession, webSessionFile } from '../../src/main/hosts/web/webSession';
-import { MAX_CALL_BYTES, SESSION_PROOF_PATH, sessionProofMessage } from '../../src/shared/contract';
+import { sessionCookieName, sessionCookieValue, sessionProofKey } from '../../src/main/hosts/web/sessionCookie';
+import { MAX_CALL_BYTES, SESSION_PATH, SESSION_PROOF_PATH, sessionProofMessage } from '../../src/shared/contract';
 import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
 import { startTestCore } from '../support/core';
 
@@ -164,12 +165,15 @@ describe('browser-mode web host over real loopback HTTP', () => {
     expect(status).toBe(421);
   });
 
-  it('proves it knows the token without one: the HMAC of the nonce and its port, and nothing else', async () => {
+  it('proves it knows the token without one: the HMAC of the nonce and its port keyed with the proof key, and nothing else', async () => {
     const nonce = 'bm9uY2UtZnJvbS10aGUtcGFnZS0wMTIzNDU2Nzg5';
     const response = await fetch(`${base}${SESSION_PROOF_PATH}?nonce=${nonce}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
-    const expected = createHmac('sha256', TOKEN).update(sessionProofMessage(nonce, web.port)).digest('base64url');
+    // The proof key: the HMAC of its label keyed with the token (a page with the token works it out).
+    const key = createHmac('sha256', TOKEN).update('innkeeper-session-proof-key').digest('base64url');
+    expect(sessionProofKey(TOKEN)).toBe(key);
+    const expected = createHmac('sha256', key).update(sessionProofMessage(nonce, web.port)).digest('base64url');
     expect(await response.text()).toBe(expected);
     // Another nonce, another proof; the token itself never appears.
     const other = await (await fetch(`${base}${SESSION_PROOF_PATH}?nonce=${'A'.repeat(43)}`)).text();
@@ -247,6 +251,226 @@ describe('browser-mode web host over real loopback HTTP', () => {
     await call('connection.test', { environment: 'demo', domain: 'demo.innkeeper.test' });
     expect(await message).toMatchObject({ event: 'connection.changed', payload: { active: 'demo' } });
     socket.close();
+  });
+});
+
+describe('browser mode lets a browser that opened the session link come back with its session cookie', () => {
+  let ctx: Awaited<ReturnType<typeof startTestCore>>;
+  let web: RunningWebHost;
+  let origin: string;
+  let rendererDir: string;
+
+  beforeEach(async () => {
+    ctx = await startTestCore();
+    rendererDir = join(ctx.dataDir, 'renderer');
+    mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Innkeeper</title>');
+    writeFileSync(join(rendererDir, 'assets', 'screen-1a2b.js'), 'export const screen = 1;');
+    web = await startWebHost({ core: ctx.core, rendererDir, port: 0, token: TOKEN });
+    origin = `http://127.0.0.1:${web.port}`;
+  });
+  afterEach(async () => {
+    await web.close();
+    await ctx.stop();
+  });
+
+  interface Answer {
+    status: number;
+    setCookie: string[];
+    body: string;
+  }
+  /** One request over node:http, which sends every header as given (Host, Origin, Cookie), as a browser's arrives. */
+  const send = (path: string, headers: Record<string, string>, method = 'GET', body?: string, port = web.port) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += String(chunk)));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], body: text }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const host = () => `127.0.0.1:${web.port}`;
+  /** The page's call as the browser sends it with the cookie: its own Origin, same-origin. */
+  const pageCall = (cookie: string, headers: Record<string, string> = {}) =>
+    send(
+      '/api/call/app.info',
+      {
+        Host: host(),
+        Origin: origin,
+        'Sec-Fetch-Site': 'same-origin',
+        'Content-Type': 'application/json',
+        Cookie: cookie,
+        ...headers,
+      },
+      'POST',
+      '{}',
+    );
+  /** The cookie the link's first visit sets, as the browser sends it back. */
+  const firstVisit = async () => {
+    const page = await send(`/?session=${TOKEN}`, { Host: host() });
+    expect(page.status).toBe(200);
+    return page.setCookie[0]!.split(';')[0]!;
+  };
+  const socketWith = (headers: Record<string, string>, socketOrigin = origin) =>
+    new Promise<'open' | number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${web.port}/api/events`, { origin: socketOrigin, headers });
+      socket.on('error', () => undefined);
+      socket.on('open', () => {
+        socket.close();
+        resolve('open');
+      });
+      socket.on('close', (code) => resolve(code));
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    });
+
+  it('sets an HttpOnly, SameSite=Strict cookie for this port on the first visit with the link, holding no token', async () => {
+    const page = await send(`/?session=${TOKEN}`, { Host: host() });
+    expect(page.setCookie).toHaveLength(1);
+    const [pair, ...attributes] = page.setCookie[0]!.split(';').map((part) => part.trim());
+    expect(pair!.startsWith(`${sessionCookieName(web.port)}=`)).toBe(true);
+    expect(pair).not.toContain(TOKEN);
+    expect(attributes).toEqual(['Path=/', `Max-Age=${90 * 24 * 3600}`, 'HttpOnly', 'SameSite=Strict']);
+    // No Domain: the browser keeps it for this loopback host only. Not Secure: the page is plain http on loopback.
+    expect(page.setCookie[0]).not.toMatch(/Domain|Secure/i);
+    // The page without the link (and without the cookie) sets none; a wrong link none either.
+    expect((await send('/', { Host: host() })).setCookie).toEqual([]);
+    expect((await send('/?session=wrong-token-0123456789', { Host: host() })).setCookie).toEqual([]);
+    // A file of the renderer (kept by the browser a year) never carries one.
+    expect((await send(`/assets/screen-1a2b.js?session=${TOKEN}`, { Host: host() })).setCookie).toEqual([]);
+  });
+
+  it('answers a bare address with the cookie: the calls, the session check and the event socket', async () => {
+    const cookie = await firstVisit();
+    const answer = await pageCall(cookie);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: true, value: { host: 'browser' } });
+
+    // The page opened without the link asks whether it holds the session: yes, with the proof key to check the
+    // server with from then on, and the cookie issued afresh.
+    const session = await send(
+      SESSION_PATH,
+      { Host: host(), Origin: origin, 'Sec-Fetch-Site': 'same-origin', Cookie: cookie },
+      'POST',
+    );
+    expect(session.status).toBe(200);
+    expect(JSON.parse(session.body)).toEqual({ ok: true, value: { proofKey: sessionProofKey(TOKEN) } });
+    expect(session.setCookie[0]).toMatch(new RegExp(`^${sessionCookieName(web.port)}=\\d+\\.[\\w-]{43}; Path=/;`));
+    // Opening the bare page with it issues it afresh too (a bookmark keeps working while it is used).
+    expect((await send('/', { Host: host(), Cookie: cookie })).setCookie[0]).toContain('HttpOnly; SameSite=Strict');
+
+    expect(await socketWith({ Cookie: cookie })).toBe('open');
+    // localhost on the same port is the same app (its own Origin then).
+    const viaLocalhost = await send(
+      '/api/call/app.info',
+      {
+        Host: `localhost:${web.port}`,
+        Origin: `http://localhost:${web.port}`,
+        'Content-Type': 'application/json',
+        Cookie: cookie,
+      },
+      'POST',
+      '{}',
+    );
+    expect(viaLocalhost.status).toBe(200);
+  });
+
+  it('refuses a forged, absent, expired or foreign cookie, and removes one that is no longer valid', async () => {
+    expect((await pageCall('')).status).toBe(401);
+    const name = sessionCookieName(web.port);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = [
+      `${name}=${now}.${'A'.repeat(43)}`,
+      `${name}=${TOKEN}`,
+      `${name}=${sessionCookieValue(TOKEN, web.port + 1)}`, // made for another port
+      `${name}=${sessionCookieValue('another-install-token-0123456789', web.port)}`, // another session secret
+      `${name}=${sessionCookieValue(TOKEN, web.port, Date.now() - 91 * 24 * 3600 * 1000)}`, // older than 90 days
+      `${sessionCookieName(web.port + 1)}=${sessionCookieValue(TOKEN, web.port)}`, // under another port's name
+    ];
+    for (const cookie of forged) {
+      const answer = await pageCall(cookie);
+      expect(answer.status, cookie).toBe(401);
+      expect(answer.body, cookie).not.toContain('"ok":true');
+      expect(await socketWith({ Cookie: cookie }), cookie).toBe(401);
+      const check = await send(SESSION_PATH, { Host: host(), Origin: origin, Cookie: cookie }, 'POST');
+      expect(check.status, cookie).toBe(401);
+      expect(check.body, cookie).not.toContain(sessionProofKey(TOKEN));
+    }
+    // A cookie of this port's name that no longer opens anything is removed, by the call and by the page.
+    expect((await pageCall(forged[0]!)).setCookie).toEqual([`${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`]);
+    expect((await send('/', { Host: host(), Cookie: forged[3]! })).setCookie[0]).toContain('Max-Age=0');
+  });
+
+  it('takes the cookie only from its own page: a wrong Host, another Origin or another site is refused', async () => {
+    const cookie = await firstVisit();
+    // DNS rebinding: another name for this address.
+    expect(
+      (await pageCall(cookie, { Host: `evil.example:${web.port}`, Origin: `http://evil.example:${web.port}` })).status,
+    ).toBe(421);
+    expect((await pageCall(cookie, { Host: `evil.example:${web.port}` })).status).toBe(421);
+    // A page of another program on this computer (another port: cookies are not kept apart by port), another site,
+    // an opaque origin, no Origin at all, or the browser saying the request is not the page's own.
+    const foreign: Record<string, string>[] = [
+      { Origin: `http://127.0.0.1:${web.port + 1}` },
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { Origin: `http://localhost:${web.port}` }, // another origin than the Host asked
+      { Origin: '' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of foreign) {
+      const answer = await pageCall(cookie, headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.body).not.toContain('"ok":true');
+      expect(answer.setCookie, 'the cookie is kept').toEqual([]);
+    }
+    const noOrigin = await send(
+      '/api/call/app.info',
+      { Host: host(), 'Content-Type': 'application/json', Cookie: cookie },
+      'POST',
+      '{}',
+    );
+    expect(noOrigin.status).toBe(403);
+    // The event socket of another page.
+    expect(await socketWith({ Cookie: cookie }, `http://127.0.0.1:${web.port + 1}`)).toBe(403);
+    expect(await socketWith({ Cookie: cookie }, 'https://evil.example')).toBe(403);
+  });
+
+  it('voids every cookie when the session secret changes (web-session.json deleted, another port)', async () => {
+    await web.close();
+    const first = await startWebHostWithSession({ core: ctx.core, rendererDir, port: 0, dataDir: ctx.dataDir });
+    const port = first.port;
+    const token = new URL(first.url).searchParams.get('session')!;
+    const visit = await send(`/?session=${token}`, { Host: `127.0.0.1:${port}` }, 'GET', undefined, port);
+    const cookie = visit.setCookie[0]!.split(';')[0]!;
+    const callOn = (cookieNow: string) =>
+      send(
+        '/api/call/app.info',
+        {
+          Host: `127.0.0.1:${port}`,
+          Origin: `http://127.0.0.1:${port}`,
+          'Content-Type': 'application/json',
+          Cookie: cookieNow,
+        },
+        'POST',
+        '{}',
+        port,
+      );
+    expect((await callOn(cookie)).status).toBe(200);
+    // A restart keeps the session: the cookie still opens it.
+    await first.close();
+    const again = await startWebHostWithSession({ core: ctx.core, rendererDir, port: 0, dataDir: ctx.dataDir });
+    expect(again.port).toBe(port);
+    expect((await callOn(cookie)).status).toBe(200);
+    // The owner revokes every session: a new secret, and the cookie opens nothing.
+    await again.close();
+    rmSync(webSessionFile(ctx.dataDir));
+    web = await startWebHostWithSession({ core: ctx.core, rendererDir, port, dataDir: ctx.dataDir });
+    expect(web.url).not.toContain(token);
+    expect((await callOn(cookie)).status).toBe(401);
   });
 });
 

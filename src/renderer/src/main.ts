@@ -6,7 +6,8 @@ import PrimeVue from 'primevue/config';
 import ToastService from 'primevue/toastservice';
 import 'primeicons/primeicons.css';
 import { createApp } from 'vue';
-import { connect, firstCallsSent, setApi } from '@renderer/api';
+import type { InnkeeperApi } from '@shared/contract';
+import { connect, connectWithCookie, firstCallsSent, setApi } from '@renderer/api';
 import App from '@renderer/shell/App.vue';
 import { firstCallsStarted, startFirstScreen } from '@renderer/shell/firstScreen';
 import { createAppRouter } from '@renderer/shell/router';
@@ -18,10 +19,8 @@ import 'virtual:prime-theme-rules.css';
 // still load their few structural rules (the hidden-accessible helper, the virtual scroller's layout) themselves.
 const primeVue = { theme: 'none' };
 
-// Decided once, here: with a way to the core the app mounts and every store uses it; without one (browser mode
-// opened without its session link) only the page that says how to open the app does, and nothing is called.
-const api = connect();
-if (api) {
+/** The app, on a way to the core: every store uses it. */
+function mountApp(api: InnkeeperApi): void {
   setApi(api);
   const pinia = createPinia();
   const router = createAppRouter();
@@ -34,9 +33,18 @@ if (api) {
   void Promise.all([firstCallsSent(), firstCallsStarted()]).then(() =>
     createApp(App).use(pinia).use(router).use(PrimeVue, primeVue).use(ToastService).mount('#app'),
   );
-} else {
-  // Loaded only here: the page that says how to open the app is not part of the app's first screen.
-  void import('@renderer/shell/NoSession.vue').then(({ default: NoSession }) =>
-    createApp(NoSession).use(PrimeVue, primeVue).mount('#app'),
-  );
 }
+
+// Decided once, here: with a way to the core the app mounts and every store uses it (the window's, the session link's,
+// or, opened without the link, the session cookie this browser kept from an earlier visit with it); without one only
+// the page that says how to open the app does, and nothing is called.
+const api = connect();
+if (api) mountApp(api);
+else
+  void connectWithCookie().then((withCookie) => {
+    if (withCookie) return mountApp(withCookie);
+    // Loaded only here: the page that says how to open the app is not part of the app's first screen.
+    void import('@renderer/shell/NoSession.vue').then(({ default: NoSession }) =>
+      createApp(NoSession).use(PrimeVue, primeVue).mount('#app'),
+    );
+  });

@@ -2,18 +2,28 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { MAX_CALL_BYTES, SESSION_PROOF_PATH, sessionProofMessage } from '../../../shared/contract';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { MAX_CALL_BYTES, SESSION_PATH, SESSION_PROOF_PATH, sessionProofMessage } from '../../../shared/contract';
 import { ErrorCode } from '../../../shared/result';
 import type { Core } from '../../core';
 import { CONTENT_SECURITY_POLICY } from '../csp';
+import {
+  clearSessionCookie,
+  sessionCookiesIn,
+  sessionCookieValid,
+  sessionProofKey,
+  setSessionCookie,
+} from './sessionCookie';
 
 export interface WebHostOptions {
   core: Pick<Core, 'dispatcher' | 'events'>;
   /** The built renderer (index.html and assets). */
   rendererDir: string;
   port: number;
-  /** The session token every call and the event socket must present (kept per install: webSession.ts). */
+  /**
+   * The session token every call and the event socket must present (kept per install: webSession.ts), or the session
+   * cookie made with it (sessionCookie.ts).
+   */
   token: string;
 }
 
@@ -41,11 +51,15 @@ function originHost(origin: string | undefined): string {
   }
 }
 
+const STATUS_TEXT = { 401: 'Unauthorized', 403: 'Forbidden', 421: 'Misdirected Request' } as const;
+
 /** Answers a refused WebSocket upgrade and closes its socket (otherwise it would stay open, unused). */
-function refuseUpgrade(reply: FastifyReply, status: 401 | 421): FastifyReply {
+function refuseUpgrade(reply: FastifyReply, status: keyof typeof STATUS_TEXT, setCookie?: string): FastifyReply {
   reply.hijack();
-  const text = status === 401 ? 'Unauthorized' : 'Misdirected Request';
-  reply.raw.socket?.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  const cookie = setCookie ? `Set-Cookie: ${setCookie}\r\n` : '';
+  reply.raw.socket?.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${cookie}Connection: close\r\nContent-Length: 0\r\n\r\n`,
+  );
   return reply;
 }
 
@@ -54,8 +68,10 @@ function refuseUpgrade(reply: FastifyReply, status: 401 | 421): FastifyReply {
  * SECURITY: binds 127.0.0.1 only; every call and the socket need the random session token (compared
  * timing-safe); the Host header must name this loopback port (blocks DNS rebinding); no CORS headers are sent,
  * so other sites cannot read answers; the event socket also checks its Origin. The page sends the token only to a
- * server that first proved it knows it: `SESSION_PROOF_PATH` answers HMAC-SHA256(token, nonce and port) and
- * nothing else (so a program squatting on the port while the app is down collects no token).
+ * server that first proved it knows it: `SESSION_PROOF_PATH` answers the HMAC of the page's nonce and the port keyed
+ * with the session's proof key, and nothing else (so a program squatting on the port while the app is down collects
+ * no token). The session cookie (sessionCookie.ts) stands for the token only on a request of the app's own page: its
+ * Origin is this address, and its Sec-Fetch-Site, when the browser sends one, `same-origin`.
  */
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
   const app = Fastify({
@@ -70,18 +86,40 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   let allowedHosts = new Set<string>();
   /** The port listened on (known once listening; no request is answered before). */
   let port = options.port;
+  const proofKey = sessionProofKey(options.token);
+  /** The session cookies the request carries: whether one is valid, and whether there are any. */
+  const cookiesOf = (request: FastifyRequest) => {
+    const values = sessionCookiesIn(request.headers.cookie, port);
+    return { valid: values.some((value) => sessionCookieValid(options.token, port, value)), any: values.length > 0 };
+  };
+  /** A request of the app's own page: the only one the session cookie may stand for. */
+  const fromOwnPage = (request: FastifyRequest) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return false;
+    const origin = request.headers.origin;
+    return origin === `http://${request.headers.host}` && allowedHosts.has(originHost(origin));
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     if (allowedHosts.has(request.headers.host ?? '')) return;
     if (request.headers.upgrade) return refuseUpgrade(reply, 421);
     return reply.code(421).send({ ok: false, error: { code: ErrorCode.Forbidden, message: 'Unknown host.' } });
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     // Nothing is kept by the browser (answers, index.html) but the renderer's hashed files (below).
     if (reply.getHeader('Cache-Control') !== ASSET_CACHE_CONTROL) reply.header('Cache-Control', 'no-store');
+    // The page (never a kept file) opened with the session link or the session cookie gives the browser the cookie
+    // afresh, so a bookmark keeps working while it is used; a cookie no longer valid is removed.
+    const page = String(reply.getHeader('Content-Type') ?? '').startsWith('text/html');
+    if (page && request.method === 'GET' && reply.statusCode === 200 && !reply.hasHeader('Set-Cookie')) {
+      const { session } = request.query as { session?: unknown };
+      const cookies = cookiesOf(request);
+      if (tokenOk(session) || cookies.valid) reply.header('Set-Cookie', setSessionCookie(options.token, port));
+      else if (cookies.any) reply.header('Set-Cookie', clearSessionCookie(port));
+    }
     return payload;
   });
 
@@ -104,7 +142,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   app.get(SESSION_PROOF_PATH, async (request, reply) => {
     const { nonce } = request.query as { nonce?: unknown };
     if (typeof nonce !== 'string' || !NONCE_PATTERN.test(nonce)) return reply.code(400).type('text/plain').send('');
-    const proof = createHmac('sha256', options.token).update(sessionProofMessage(nonce, port)).digest('base64url');
+    const proof = createHmac('sha256', proofKey).update(sessionProofMessage(nonce, port)).digest('base64url');
     return reply.type('text/plain').send(proof);
   });
 
@@ -119,11 +157,30 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
         const queried = request.headers.upgrade ? (request.query as { token?: unknown }).token : undefined;
         const fromQuery = typeof queried === 'string' ? queried : undefined;
         if (tokenOk(bearer ?? fromQuery)) return;
-        if (request.headers.upgrade) return refuseUpgrade(reply, 401);
+        const cookies = cookiesOf(request);
+        if (cookies.valid && fromOwnPage(request)) return;
+        if (cookies.valid) {
+          // The cookie, sent by a page of another program on this computer (another port), or by a page of this one
+          // that was not asked for (no Origin): refused, and the cookie kept.
+          if (request.headers.upgrade) return refuseUpgrade(reply, 403);
+          return reply.code(403).send({
+            ok: false,
+            error: { code: ErrorCode.Forbidden, message: 'Innkeeper answers only its own page.' },
+          });
+        }
+        const clear = cookies.any ? clearSessionCookie(port) : undefined;
+        if (request.headers.upgrade) return refuseUpgrade(reply, 401, clear);
+        if (clear) reply.header('Set-Cookie', clear);
         return reply.code(401).send({
           ok: false,
           error: { code: ErrorCode.Unauthorized, message: 'Open Innkeeper with the address printed when it started.' },
         });
+      });
+      // The page asks here whether this browser holds the session (the cookie, which it cannot read), and is given
+      // the proof key to check the server with before it sends anything again; the cookie is issued afresh.
+      api.post(SESSION_PATH.slice('/api'.length), async (_request, reply) => {
+        reply.header('Set-Cookie', setSessionCookie(options.token, port));
+        return { ok: true, value: { proofKey } };
       });
       api.post('/call/:method', async (request) => {
         const { method } = request.params as { method: string };

@@ -2,7 +2,7 @@
 // to call the core (the core validates) and would otherwise load before the first screen.
 import type { ContractEvents, EventName, InnkeeperApi, Method } from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
-import { SESSION_PROOF_PATH, sessionProofMessage } from '@shared/sessionProof';
+import { SESSION_PATH, SESSION_PROOF_KEY_LABEL, SESSION_PROOF_PATH, sessionProofMessage } from '@shared/sessionProof';
 import { awaitEvents, eventsOpened, setCoreLink } from './link';
 
 const STORAGE_KEY = 'innkeeper.session';
@@ -38,16 +38,28 @@ function pagePort(): number {
   return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 }
 
+const encode = (text: string) => new TextEncoder().encode(text);
+/** base64url HMAC-SHA256 of `message` keyed with `key` (WebCrypto). */
+async function hmac(key: string, message: string): Promise<string> {
+  const imported = await crypto.subtle.importKey('raw', encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return bytesToBase64url(new Uint8Array(await crypto.subtle.sign('HMAC', imported, encode(message))));
+}
+
+/** The key the app proves itself with, worked out from the session token (as the app does). */
+export const proofKeyOf = (token: string): Promise<string> => hmac(token, SESSION_PROOF_KEY_LABEL);
+
 /**
- * SECURITY: asks the server at this page's address to prove it knows the session token before the page sends
- * it anywhere: a random nonce goes out (no token), and only the HMAC-SHA256 of that nonce and this port keyed
- * with the token passes. While the app is stopped another local program may listen on its port; it cannot answer,
- * so it never gets the token.
+ * SECURITY: asks the server at this page's address to prove it knows the session before the page sends it anything
+ * (the token, or a call the browser sends the session cookie with): a random nonce goes out (no token, no cookie),
+ * and only the HMAC-SHA256 of that nonce and this port keyed with the session's proof key passes. While the app is
+ * stopped another local program may listen on its port; it cannot answer, so it never gets the token or the cookie.
  *
  * The question goes out at once and the expected answer is computed while it travels: the nonce carries nothing
  * secret, and the answer is only compared once both are there (a new tab's first calls wait for this proof).
  */
-export async function proveSession(token: string): Promise<SessionProof> {
+export async function proveSession(proofKey: string | Promise<string>): Promise<SessionProof> {
   let nonce: string;
   try {
     nonce = bytesToBase64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -60,10 +72,7 @@ export async function proveSession(token: string): Promise<SessionProof> {
   answer.catch(() => {}); // read below, after the expected answer (an early failure is not unhandled meanwhile)
   let expected: string;
   try {
-    const encode = (text: string) => new TextEncoder().encode(text);
-    const key = await crypto.subtle.importKey('raw', encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    const mac = await crypto.subtle.sign('HMAC', key, encode(sessionProofMessage(nonce, pagePort())));
-    expected = bytesToBase64url(new Uint8Array(mac));
+    expected = await hmac(await proofKey, sessionProofMessage(nonce, pagePort()));
   } catch {
     return 'refused'; // no WebCrypto: the page cannot check the server, so it sends nothing
   }
@@ -75,6 +84,29 @@ export async function proveSession(token: string): Promise<SessionProof> {
   }
 }
 
+/**
+ * A page opened without the session link: whether this browser holds the session cookie (set when it last opened the
+ * link; the page cannot read it). Asked once, as the page loads (the browser sent the cookie with the page itself
+ * just before): the proof key when it does, null when not (or when nothing answers).
+ */
+export async function cookieSession(): Promise<string | null> {
+  try {
+    const response = await fetch(SESSION_PATH, { method: 'POST', cache: 'no-store', credentials: 'same-origin' });
+    if (!response.ok) return null;
+    const answer = (await response.json()) as { ok?: boolean; value?: { proofKey?: unknown } };
+    const key = answer.ok ? answer.value?.proofKey : undefined;
+    return typeof key === 'string' && key !== '' ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How this page shows it holds the session: the token (from the session link), sent with every call and the event
+ * socket; or the session cookie, which the browser sends by itself (the page holds only the proof key then).
+ */
+export type SessionCredential = { token: string } | { cookie: true; proofKey: string };
+
 let firstProof: Promise<SessionProof> | null = null;
 /**
  * Settles once the session proof the client asked for when created is answered: the calls made before then have gone
@@ -83,7 +115,11 @@ let firstProof: Promise<SessionProof> | null = null;
 export const sessionProved = (): Promise<unknown> => firstProof ?? Promise.resolve();
 
 /** The contract over HTTP (calls) and one WebSocket (events), for browser mode. */
-export function createHttpApi(token: string): InnkeeperApi {
+export function createHttpApi(credential: SessionCredential): InnkeeperApi {
+  const token = 'token' in credential ? credential.token : null;
+  const proofKey = 'token' in credential ? proofKeyOf(credential.token) : credential.proofKey;
+  // Worked out at once (read by each proof); a page without WebCrypto fails its proofs, and sends nothing.
+  if (typeof proofKey !== 'string') proofKey.catch(() => {});
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let socket: WebSocket | null = null;
   let connecting = false;
@@ -93,7 +129,7 @@ export function createHttpApi(token: string): InnkeeperApi {
   let proving: Promise<SessionProof> | null = null;
   /** One proof at a time: calls and the socket made together wait for the same one. */
   const prove = (): Promise<SessionProof> =>
-    (proving ??= proveSession(token)
+    (proving ??= proveSession(proofKey)
       .then((outcome) => {
         proven = outcome === 'ok';
         return outcome;
@@ -127,7 +163,7 @@ export function createHttpApi(token: string): InnkeeperApi {
     }
     const url = new URL('/api/events', window.location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.searchParams.set('token', token);
+    if (token !== null) url.searchParams.set('token', token);
     const opened = new WebSocket(url);
     socket = opened;
     opened.onopen = () => {
@@ -165,7 +201,11 @@ export function createHttpApi(token: string): InnkeeperApi {
     try {
       const response = await fetch(`/api/call/${method}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        // With the cookie the browser sends it (this page's own origin); with the token the page does.
+        headers:
+          token === null
+            ? { 'Content-Type': 'application/json' }
+            : { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(args ?? {}),
       });
       return (await response.json()) as Result<unknown>;

@@ -1,15 +1,24 @@
 import type { ContractResults, InnkeeperApi, Method, MethodArgs } from '@shared/contract';
 import type { Result } from '@shared/result';
-import { createHttpApi, sessionProved, sessionToken } from './httpApi';
+import { cookieSession, createHttpApi, sessionProved, sessionToken } from './httpApi';
 
 /**
  * How this window reaches the core: the preload's `window.innkeeper` in Electron, the HTTP client in browser
- * mode. Null when browser mode was opened without its session link: nothing can be reached then.
+ * mode. Null when browser mode was opened without its session link: see {@link connectWithCookie} then.
  */
 export function connect(): InnkeeperApi | null {
   if (window.innkeeper) return window.innkeeper;
   const token = sessionToken();
-  return token ? createHttpApi(token) : null;
+  return token ? createHttpApi({ token }) : null;
+}
+
+/**
+ * Browser mode opened without its session link (a bookmark): the HTTP client when this browser opened the link
+ * before and still holds the session cookie; null otherwise (nothing can be reached then).
+ */
+export async function connectWithCookie(): Promise<InnkeeperApi | null> {
+  const proofKey = await cookieSession();
+  return proofKey ? createHttpApi({ cookie: true, proofKey }) : null;
 }
 
 /**
