@@ -29,6 +29,10 @@ test('a tab whose app stopped says so calmly, waits to send, and reconnects by i
     await expect(line).toHaveAttribute('role', 'status');
     await expect(send).toBeDisabled();
     await expect(reply).toHaveValue('Your room is ready from 2 pm.');
+    // The sidebar counts down no token meanwhile: nobody can say which the app holds while it is stopped.
+    const badge = page.getByTestId('connection-badge-status');
+    await expect(badge).toHaveText('Innkeeper is not running');
+    await expect(page.getByTestId('connection-badge')).not.toContainText('Token valid');
     await page.screenshot({ path: `${shots}/D-reconnect-disconnected.png`, animations: 'disabled' });
     await page.setViewportSize({ width: 1024, height: 680 });
     await page.screenshot({ path: `${shots}/D-reconnect-disconnected-1024.png`, animations: 'disabled' });
@@ -38,10 +42,14 @@ test('a tab whose app stopped says so calmly, waits to send, and reconnects by i
     expect(new URL(app.url).origin).toBe(new URL(page.url()).origin);
     await expect(line).toHaveCount(0, { timeout: 20_000 });
     await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
+    // The badge says again what the app holds now (read again on reconnecting: the restarted demo has issued no
+    // token yet), and counts down the one sending the reply brings.
+    await expect(badge).toHaveText(/(No token yet|Token valid · \d+ min \d\d s)$/);
     await expect(send).toBeEnabled();
     await send.click();
     await expect(page.getByTestId('message')).toHaveCount(2);
     await expect(page.getByTestId('message').last()).toContainText('Your room is ready from 2 pm.');
+    await expect(badge).toHaveText(/Token valid · \d+ min \d\d s$/);
 
     // A reload of the same tab (the token is kept for the tab, not in the address) still works.
     await page.reload();
