@@ -9,7 +9,7 @@ import type { Environment } from '@shared/environments';
 import type { ThreadDetail } from '@shared/inbox';
 import type { IntakeStatus } from '@shared/intake';
 import { fail, ok } from '@shared/result';
-import { CONNECTION_AFTER, CONNECTION_FORM } from '@renderer/features/connection/slots';
+import { CONNECTION_AFTER, CONNECTION_FORM, CONNECTION_GUIDE } from '@renderer/features/connection/slots';
 import DemoControls from '@renderer/features/demo/DemoControls.vue';
 import { useDemoStore } from '@renderer/features/demo/demoStore';
 import DemoSection from '@renderer/features/demo/DemoSection.vue';
@@ -270,11 +270,11 @@ describe('the shell built from a feature list', () => {
     // Every folder under features/ (each holds a store or a view), by the files in it.
     const files = Object.keys(import.meta.glob('@renderer/features/*/*.{ts,vue}'));
     const folders = [...new Set(files.map((file) => /features\/([^/]+)\//.exec(file)![1]!))];
-    expect(folders).toHaveLength(12);
+    expect(folders).toHaveLength(13);
     expect(FEATURES.map((feature) => feature.name).sort()).toEqual(folders.sort());
   });
 
-  it('opens the Connection screen with the sections of intake, demo, mailbox and desktop', async () => {
+  it('opens the Connection screen with the sections of intake, demo, mailbox, desktop and the delivery check', async () => {
     const connection = routes.find((r) => r.path === '/connection')!;
     await (connection.component as () => Promise<unknown>)();
     const { sections } = await import('@renderer/shell/sections');
@@ -284,6 +284,10 @@ describe('the shell built from a feature list', () => {
     expect(intake).toBe((await import('@renderer/features/intake/IntakeSection.vue')).default);
     expect(mailbox).toBe((await import('@renderer/features/mailbox/MailboxSection.vue')).default);
     expect(desktop).toBe((await import('@renderer/features/desktop/StartAtLoginSection.vue')).default);
+    // The setup guide's part on Su's deliveries, loaded with the screen.
+    const guide = sections.of(CONNECTION_GUIDE);
+    expect(guide.map((s) => s.key)).toEqual(['deliveryCheck-0']);
+    expect(guide[0]!.component).toBe((await import('@renderer/features/deliveryCheck/DeliveriesPart.vue')).default);
   }, 60_000);
 
   it('shows each entry’s badge, with what it counts in words, and none at 0', async () => {

@@ -2,7 +2,7 @@ import { defineFeature, SHELL_SIDEBAR } from '@renderer/lib/feature';
 import { section } from '@renderer/lib/sections';
 import ConnectionBadge from './ConnectionBadge.vue';
 import { useConnectionStore } from './connectionStore';
-import { CONNECTION_AFTER, CONNECTION_FORM } from './slots';
+import { CONNECTION_AFTER, CONNECTION_FORM, CONNECTION_GUIDE } from './slots';
 
 /**
  * The provider Innkeeper talks to and its keys: the Connection screen (whose sections later features fill), the
@@ -14,7 +14,7 @@ export const connectionFeature = defineFeature({
     {
       path: '/connection',
       component: () => import('./ConnectionView.vue'),
-      meta: { sections: [CONNECTION_FORM, CONNECTION_AFTER] },
+      meta: { sections: [CONNECTION_GUIDE, CONNECTION_FORM, CONNECTION_AFTER] },
     },
   ],
   nav: { path: '/connection', title: 'Connection', icon: 'pi pi-link', order: 50 },
