@@ -1,12 +1,10 @@
 import type { Page } from '@playwright/test';
 import { FACILITY_ENUMS, FACILITY_KNOWN_VALUES } from '../../src/shared/su/facilities';
-import { expect, startApp, stopApp, test } from './app';
+import { expect, shootBoth, startApp, stopApp, test } from './app';
 
 // The owner reads words on the property screens: no enumeration code of the contract (ONLY_GUESTS, NEARBY, …), no
 // code of Airbnb's (PAYOUT), no request path (`2.instances.0.instance_id`, `physical_address`) anywhere but in the
 // exact-request block of a preview. Scanned on the demo, tab by tab, with the previews and History open.
-
-const shots = 'test-results/screenshots';
 
 /** Every enumeration code the contract names for the property's facilities, and the details' target. */
 const CODES = [...Object.values(FACILITY_ENUMS).flat(), ...Object.values(FACILITY_KNOWN_VALUES).flat()];
@@ -38,11 +36,9 @@ async function expectWords(page: Page, screen: string) {
   expect(lines, `${screen} shows codes or paths`).toEqual([]);
 }
 
+/** Both screen sizes, back at 1280×800 for what follows. */
 async function both(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `${shots}/words-${name}.png`, animations: 'disabled' });
-  await page.setViewportSize({ width: 1024, height: 680 });
-  await page.screenshot({ path: `${shots}/words-${name}-1024.png`, animations: 'disabled' });
+  await shootBoth(page, `words-${name}`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -180,9 +176,7 @@ test('a number that is not one says so, and a long paste stays whole with what i
     await field('physical_address.postal_code').fill('1051 1051 1051 1051 1051');
     await expect(error('physical_address.postal_code')).toContainText('4 too many');
     await expect(page.getByTestId('draft-invalid')).toBeVisible();
-    await page.screenshot({ path: `${shots}/words-details-mistakes.png`, animations: 'disabled' });
-    await page.setViewportSize({ width: 1024, height: 680 });
-    await page.screenshot({ path: `${shots}/words-details-mistakes-1024.png`, animations: 'disabled' });
+    await shootBoth(page, 'words-details-mistakes', field('property_name'));
 
     // Nothing typed is lost: after a reload the draft holds it all.
     await expect(page.getByTestId('draft-state')).toContainText('Draft saved');

@@ -10,6 +10,7 @@ import { ok } from '@shared/result';
 import DetailsAddress from '@renderer/features/property/details/DetailsAddress.vue';
 import DetailsIdentity from '@renderer/features/property/details/DetailsIdentity.vue';
 import { useDetailsStore } from '@renderer/features/property/details/detailsStore';
+import LanguagePicker from '@renderer/features/property/details/LanguagePicker.vue';
 import ChannelIdsForm from '@renderer/features/property/facilities/ChannelIdsForm.vue';
 import CodePicker from '@renderer/features/property/facilities/CodePicker.vue';
 import NoticeRow from '@renderer/features/property/notices/NoticeRow.vue';
@@ -368,6 +369,13 @@ describe('the facilities’ codes', () => {
     expect(many.text()).toContain('Halal');
     expect(many.text()).toContain('Gluten-free');
     expect(many.html()).not.toMatch(/GLUTEN_FREE|HALAL/);
+  });
+
+  it('a language shows by its name in its box, and a name typed whole is kept as its tag', () => {
+    const wrapper = mountIt(LanguagePicker, { modelValue: 'da', inputId: 'lang', testid: 'lang' });
+    expect(wrapper.find<HTMLInputElement>('#lang').element.value).toBe('Danish · da');
+    wrapper.findComponent({ name: 'AutoComplete' }).vm.$emit('update:modelValue', 'german');
+    expect(wrapper.emitted('update:modelValue')!.at(-1)).toEqual(['de']);
   });
 
   it('a change lists its field in words, not its path', () => {
