@@ -14,6 +14,8 @@ test('a browser that opened the session link opens the app again from a bookmark
 }) => {
   const origin = new URL(app.url).origin;
   const port = new URL(app.url).port;
+  // The start says so, under the link.
+  expect(app.output()).toContain(`A browser that opened it once opens ${origin}/ without the session (a bookmark).`);
   await page.goto(app.url);
   await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
   expect(page.url()).not.toContain('session=');

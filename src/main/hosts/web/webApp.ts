@@ -63,6 +63,7 @@ export async function runWebApp(
     throw error;
   }
   console.log(`Innkeeper is running in browser mode. Open: ${web.url}`);
+  console.log(`A browser that opened it once opens http://127.0.0.1:${web.port}/ without the session (a bookmark).`);
   console.log(`Data folder: ${config.dataDir}`);
   const intake = core.use(intakeFeature).status();
   console.log(
