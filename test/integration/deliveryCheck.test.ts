@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryCheck } from '../../src/shared/deliveryCheck';
 import type { IntakeSettingsInput } from '../../src/shared/intake';
@@ -96,11 +97,19 @@ describe('checking that Su’s deliveries reach Innkeeper', () => {
   it('an address where nothing answers fails the reach step and says what to fix', async () => {
     ctx = await startTestCore();
     await useSandbox();
-    await call('intake.save', receiving({ publicUrl: 'https://127.0.0.1:9/push' }));
+    // A port nothing listens on (one just freed).
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    const address = `https://127.0.0.1:${port}/push`;
+    await call('intake.save', receiving({ publicUrl: address }));
     const check = await call('deliveryCheck.run');
     expect(check.ok).toBe(false);
     expect(step(check, 'reach')).toMatchObject({ outcome: 'failed' });
-    expect(step(check, 'reach').text).toContain('Innkeeper called https://127.0.0.1:9/push');
+    expect(step(check, 'reach').text).toBe(
+      `Innkeeper called ${address} from this computer, as Su will, but nothing answers there.`,
+    );
     expect(step(check, 'reach').fix).toContain('check that your proxy forwards this address to port');
   });
 

@@ -67,8 +67,18 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: true } | { o
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'TimeoutError') return { ok: false, why: `nothing answered within ${Math.round(timeoutMs / 1000)} s` };
-    return { ok: false, why: `it could not be reached (${errorText(error)})` };
+    return { ok: false, why: unreachable(error) };
   }
+}
+
+/** Why a call did not reach anything, in the owner's words (fetch says only "fetch failed"; its cause says why). */
+function unreachable(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  const code = cause?.code ?? '';
+  if (code === 'ECONNREFUSED') return 'nothing answers there';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its name was not found (check the address)';
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return 'its https certificate is not valid, and Su checks it too';
+  return `it could not be reached (${code || errorText(error)})`;
 }
 
 /** A test delivery from the demo provider: a guest message, the same way its other deliveries arrive. */
