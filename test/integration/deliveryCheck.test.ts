@@ -32,6 +32,16 @@ const useSandbox = () =>
     domain: 'myguesthouse.com',
   });
 
+/** A core on a real account whose listener is reachable through a tunnel (a loopback forwarder here). */
+async function sandboxBehindTunnel() {
+  ctx = await startTestCore({ tunnelProvider: createFakeTunnelProvider().provider });
+  await useSandbox();
+  return call(
+    'intake.save',
+    receiving({ tunnel: { enabled: true, authtoken: '2abcdefghijklmnopqrstuvwxyz_0123456789', domain: '' } }),
+  );
+}
+
 describe('checking that Su’s deliveries reach Innkeeper', () => {
   it('on the demo, the listener runs and a test delivery arrives in the inbox', async () => {
     ctx = await startTestCore();
@@ -48,13 +58,7 @@ describe('checking that Su’s deliveries reach Innkeeper', () => {
   });
 
   it('with a real account and a tunnel, the core reaches its own listener through the public address', async () => {
-    const fake = createFakeTunnelProvider();
-    ctx = await startTestCore({ tunnelProvider: fake.provider });
-    await useSandbox();
-    const saved = await call(
-      'intake.save',
-      receiving({ tunnel: { enabled: true, authtoken: '2abcdefghijklmnopqrstuvwxyz_0123456789', domain: '' } }),
-    );
+    const saved = await sandboxBehindTunnel();
     expect(saved.registerUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
     const check = await call('deliveryCheck.run');
     expect(outcomes(check)).toEqual({
@@ -73,13 +77,7 @@ describe('checking that Su’s deliveries reach Innkeeper', () => {
   });
 
   it('while the listener refuses failed logins (someone tried wrong passwords), the reach step says to wait', async () => {
-    const fake = createFakeTunnelProvider();
-    ctx = await startTestCore({ tunnelProvider: fake.provider });
-    await useSandbox();
-    const saved = await call(
-      'intake.save',
-      receiving({ tunnel: { enabled: true, authtoken: '2abcdefghijklmnopqrstuvwxyz_0123456789', domain: '' } }),
-    );
+    const saved = await sandboxBehindTunnel();
     // Wrong passwords from the internet, through the tunnel, until the listener refuses that caller for the minute.
     const wrong = `Basic ${Buffer.from('su-partner:not-the-password-at-all').toString('base64')}`;
     let status = 0;
