@@ -1,3 +1,4 @@
+import { DETAIL_VALUE_WORDS } from '@shared/property';
 import { FACILITY_ENUMS, FACILITY_KNOWN_VALUES } from '@shared/su/facilities';
 import type { DetailKind } from './facilityEdit';
 
@@ -15,73 +16,107 @@ export interface DetailFieldSpec {
   help?: string;
 }
 
+/** A detail object's values, each labelled by the owner's words for it (the same the preview's changes use). */
+const withWords = (kind: DetailKind, specs: Omit<DetailFieldSpec, 'label'>[]): DetailFieldSpec[] =>
+  specs.map((spec) => ({ ...spec, label: DETAIL_VALUE_WORDS[kind]![spec.key]! }));
+
 /** The detail objects edited as a list of values (schedules and closures have their own rows). */
 export const DETAIL_FIELDS: Partial<Record<DetailKind, DetailFieldSpec[]>> = {
-  parking_details: [
-    { key: 'name', label: 'Name', kind: 'text', help: 'Such as “Garage”.' },
-    { key: 'parking_location', label: 'Where', kind: 'enum', values: FACILITY_ENUMS.parking_location },
+  parking_details: withWords('parking_details', [
+    { key: 'name', kind: 'text', help: 'Such as “Garage”.' },
+    {
+      key: 'parking_location',
+      kind: 'enum',
+      values: FACILITY_ENUMS.parking_location,
+    },
     {
       key: 'parking_access',
-      label: 'Who may park',
       kind: 'code',
       values: FACILITY_KNOWN_VALUES.parking_access,
       help: 'Choose, or type another kind Booking.com uses.',
     },
-    { key: 'parking_reservation', label: 'Reservation', kind: 'enum', values: FACILITY_ENUMS.parking_reservation },
-  ],
-  payment_details: [{ key: 'charge_mode', label: 'Charge', kind: 'enum', values: FACILITY_ENUMS.charge_mode }],
-  on_site_details: [
+    {
+      key: 'parking_reservation',
+      kind: 'enum',
+      values: FACILITY_ENUMS.parking_reservation,
+    },
+  ]),
+  payment_details: withWords('payment_details', [
+    {
+      key: 'charge_mode',
+      kind: 'enum',
+      values: FACILITY_ENUMS.charge_mode,
+    },
+  ]),
+  on_site_details: withWords('on_site_details', [
     {
       key: 'onsite_type',
-      label: 'On site or off site',
       kind: 'enum',
       values: FACILITY_ENUMS.onsite_type,
       required: true,
     },
-  ],
-  surcharge_details: [
+  ]),
+  surcharge_details: withWords('surcharge_details', [
     {
       key: 'surcharge_type',
-      label: 'Surcharge',
       kind: 'text',
       required: true,
       help: 'How it is charged, in Booking.com’s words.',
     },
-  ],
-  restaurant_details: [
-    { key: 'name', label: 'Name', kind: 'text', required: true },
+  ]),
+  restaurant_details: withWords('restaurant_details', [
+    { key: 'name', kind: 'text', required: true },
     {
       key: 'meal_types_list',
-      label: 'Meal types',
       kind: 'codes',
       values: FACILITY_KNOWN_VALUES.meal_types,
       help: 'Choose one or more.',
     },
     {
       key: 'cuisines_list',
-      label: 'Cuisines',
       kind: 'codes',
       values: FACILITY_KNOWN_VALUES.cuisines,
       help: 'Choose one or more.',
     },
-  ],
-  swimming_pool_details: [
-    { key: 'name', label: 'Name', kind: 'text', required: true },
+  ]),
+  swimming_pool_details: withWords('swimming_pool_details', [
+    { key: 'name', kind: 'text', required: true },
     {
       key: 'swimming_pool_type',
-      label: 'Type',
       kind: 'enum',
       values: FACILITY_ENUMS.swimming_pool_type,
       required: true,
     },
-  ],
-  internet_details: [
-    { key: 'area', label: 'Where', kind: 'enum', values: FACILITY_ENUMS.internet_area, required: true },
-    { key: 'type', label: 'Connection', kind: 'enum', values: FACILITY_ENUMS.internet_type, required: true },
-    { key: 'wifi_info.network_name', label: 'Wi-Fi name', kind: 'text', help: 'Sent together with the speeds.' },
-    { key: 'wifi_info.speed_download', label: 'Download speed', kind: 'text', help: 'Such as 100 Mbps.' },
-    { key: 'wifi_info.speed_upload', label: 'Upload speed', kind: 'text', help: 'Such as 20 Mbps.' },
-  ],
+  ]),
+  internet_details: withWords('internet_details', [
+    {
+      key: 'area',
+      kind: 'enum',
+      values: FACILITY_ENUMS.internet_area,
+      required: true,
+    },
+    {
+      key: 'type',
+      kind: 'enum',
+      values: FACILITY_ENUMS.internet_type,
+      required: true,
+    },
+    {
+      key: 'wifi_info.network_name',
+      kind: 'text',
+      help: 'Sent together with the speeds.',
+    },
+    {
+      key: 'wifi_info.speed_download',
+      kind: 'text',
+      help: 'Such as 100 Mbps.',
+    },
+    {
+      key: 'wifi_info.speed_upload',
+      kind: 'text',
+      help: 'Such as 20 Mbps.',
+    },
+  ]),
 };
 
 /** A value typed into a code field, as a code: upper case, words joined by "_". */
