@@ -13,6 +13,8 @@ import { useDetailsStore } from '@renderer/features/property/details/detailsStor
 import LanguagePicker from '@renderer/features/property/details/LanguagePicker.vue';
 import ChannelIdsForm from '@renderer/features/property/facilities/ChannelIdsForm.vue';
 import CodePicker from '@renderer/features/property/facilities/CodePicker.vue';
+import DetailFields from '@renderer/features/property/facilities/DetailFields.vue';
+import { DETAIL_FIELDS } from '@renderer/features/property/facilities/detailSpecs';
 import NoticeRow from '@renderer/features/property/notices/NoticeRow.vue';
 import ChangesTable from '@renderer/features/property/push/ChangesTable.vue';
 import ClosedFields from '@renderer/features/property/facilities/ClosedFields.vue';
@@ -376,6 +378,17 @@ describe('the facilities’ codes', () => {
     expect(wrapper.find<HTMLInputElement>('#lang').element.value).toBe('Danish · da');
     wrapper.findComponent({ name: 'AutoComplete' }).vm.$emit('update:modelValue', 'german');
     expect(wrapper.emitted('update:modelValue')!.at(-1)).toEqual(['de']);
+  });
+
+  it('a value Su holds that is not in the list reads as words too', () => {
+    const wrapper = mountIt(DetailFields, {
+      specs: DETAIL_FIELDS.parking_details,
+      value: { parking_location: 'UNDER_GROUND' },
+      problems: {},
+      idPrefix: 'p',
+    });
+    expect(wrapper.text()).toContain('Under ground (not in the list)');
+    expect(wrapper.text()).not.toContain('UNDER_GROUND');
   });
 
   it('a change lists its field in words, not its path', () => {
