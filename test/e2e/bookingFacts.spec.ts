@@ -69,6 +69,12 @@ test('a Booking.com guest given a name and dates once is known by them, and the 
     await expect(card.getByTestId('booking-guests')).toHaveText('2 guests');
     await page.getByTestId('composer-send').click();
     await expect(page.getByTestId('message').last()).toContainText('Hi Marguerite');
+    // The payment dialog knows her too.
+    await page.getByTestId('composer-payment-link').click();
+    const dialog = page.getByTestId('link-dialog');
+    await expect(dialog.getByTestId('link-forWhom')).toHaveValue('Marguerite');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
     await shootBoth(page, 'card');
 
     await search(page).fill('Marguerite');
