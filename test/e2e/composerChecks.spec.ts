@@ -32,9 +32,10 @@ test('a saved reply in a Booking.com conversation: what it cannot fill is named 
     await page.locator('#saved-replies-menu').getByText('Manage saved replies…').click();
     const dialog = page.getByTestId('saved-replies-dialog');
     await dialog.getByRole('button', { name: 'Edit Check-in details' }).click();
-    await expect(dialog.getByTestId('channel-variables').locator('[data-channel="19"]')).toContainText(
-      '{{booking_number}}',
-    );
+    // Every conversation fills the booking number; Booking.com the guest and stay once added to the booking.
+    const fills = dialog.getByTestId('channel-variables');
+    await expect(fills.locator('[data-channel="all"]')).toContainText('{{booking_number}}');
+    await expect(fills.locator('[data-channel="19"]')).toContainText('{{guest_first_name}}');
     await shootBoth(page, 'saved-reply-editor', dialog.getByTestId('channel-variables'));
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);

@@ -160,7 +160,8 @@ describe('the saved-reply editor', () => {
     const booking = document.querySelector('[data-testid="channel-variables"] [data-channel="19"]')!.textContent!;
     // Issue 26: what the app holds (the property, the channel) fills on every channel; the guest's name and the
     // dates once the owner added them to the booking.
-    expect(booking).toContain('Booking.com: {{booking_number}}, {{listing_name}}, {{property_name}}, {{channel_name}}');
+    const all = document.querySelector('[data-testid="channel-variables"] [data-channel="all"]')!.textContent!;
+    expect(all).toBe('Every conversation: {{listing_name}}, {{booking_number}}, {{property_name}}, {{channel_name}}');
     expect(booking).toContain(
       '{{guest_first_name}}, {{check_in}}, {{check_out}}, {{number_of_guests}} once you add them',
     );
