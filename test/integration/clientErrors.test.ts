@@ -66,15 +66,18 @@ describe('error forms through the client', () => {
         check_in: { from: '15:00' },
         check_out: { until: '11:00' },
         property_name: 'Harbour View',
-        // Category ids are Booking.com's list, which only the provider knows: the client leaves this to it.
-        property_category: 0,
+        // A language tag with a long variant subtag: the client takes BCP 47's up-to-8-character subtags, the
+        // provider's deserializer only 2–4 characters, so it is the provider that refuses it. (The kind of property,
+        // used here before, is now checked by the client: a number from 1.)
+        property_category: 3,
+        primary_language: 'sl-rozaj',
         room_count: 3,
         target: 'test',
         physical_address: { city_name: 'Copenhagen', country_code: 'DK', address_line: 'Nyhavn 1' },
       }),
     );
     expect(error.httpStatus).toBe(400);
-    expect(error.field).toBe('property_category');
+    expect(error.field).toBe('primary_language');
   });
 
   it('rates: a NotProcessed refusal that names a path lands on that path', async () => {
