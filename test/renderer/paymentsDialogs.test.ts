@@ -118,6 +118,45 @@ describe('the link dialog', () => {
     expect($('link-problem')?.textContent).toContain('kept as a draft');
   });
 
+  it('a link the host made at an address that is not https: says that, not that the host did not answer', async () => {
+    const notHttps = {
+      code: 'provider',
+      message:
+        'The payment host made the link but answered an address that is not https (http://pay.example/get-cc); it is not handed out. Ask the payment host, and use a new order id.',
+      retryable: false,
+      outcomeUnknown: true,
+    };
+    linkCore(() => ({
+      link: paymentLink({ id: 9, status: 'draft', url: null, outcomeUnknown: true }),
+      error: notHttps,
+    }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    const note = $('link-problem')!.textContent!;
+    expect(note).toContain('answered an address that is not https');
+    expect(note).not.toContain('did not answer');
+  });
+
+  it('is titled for what it makes: a payment link, or card details for a booking (a widget)', async () => {
+    linkCore();
+    const title = () => document.querySelector('.p-dialog-title')?.textContent;
+    const wrapper = mountIt(LinkDialog, { visible: false, kind: 'widget' });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    expect(title()).toBe('Card details for a booking');
+    await wrapper.setProps({ visible: false });
+    await wrapper.setProps({ kind: 'card', visible: true });
+    await flushPromises();
+    expect(title()).toBe('New payment link');
+    await wrapper.setProps({ visible: false });
+    await wrapper.setProps({ kind: 'widget', context: fromThread, visible: true });
+    await flushPromises();
+    expect(title()).toBe('Card details from Anna');
+  });
+
   it('keeps what was typed as a draft when closed, and nothing when nothing was typed', async () => {
     const calls = linkCore();
     const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });

@@ -172,6 +172,23 @@ describe('the ledger’s actions', () => {
     expect($('ledger-note')?.textContent).not.toContain('Press Delete again');
   });
 
+  it('a draft the host may have made says why: no answer, or an answer that could not be used, as it was', async () => {
+    const notHttps = {
+      code: 'provider',
+      message: 'The payment host made the link but answered an address that is not https (http://pay.example/x).',
+      outcomeUnknown: true,
+    };
+    const timedOut = { code: 'timeout', message: 'No answer within 20 s.', outcomeUnknown: true, retryable: true };
+    ledger([
+      paymentLink({ id: 2, status: 'draft', url: null, outcomeUnknown: true, error: notHttps }),
+      paymentLink({ id: 3, status: 'draft', url: null, outcomeUnknown: true, error: timedOut }),
+    ]);
+    await flushPromises();
+    const notes = [...document.querySelectorAll('[data-testid="ledger-note"]')].map((n) => n.textContent ?? '');
+    expect(notes.find((n) => n.includes('not https'))).not.toContain('did not answer');
+    expect(notes.filter((n) => n.includes('The payment host did not answer'))).toHaveLength(1);
+  });
+
   it('Check now asks the host at once; its failure shows under the row', async () => {
     const checks: unknown[] = [];
     const paid = paymentLink({ status: 'paid', hostStatus: 'Success' });

@@ -1,5 +1,6 @@
 import { displayMoney, parseAmount } from '@shared/money';
 import type { PaymentLinkEntry, PaymentStatus } from '@shared/payments';
+import { ErrorCode, type AppError } from '@shared/result';
 import { formatDateTime } from '@renderer/lib/format';
 
 /** The ledger's filters: every link, those waiting for the guest, paid, failed or unknown, drafts. */
@@ -40,6 +41,14 @@ export const STATUS: Record<PaymentStatus, { label: string; icon: string; meanin
     meaning: 'The host does not recognise this transaction, or answered a status Innkeeper does not know.',
   },
 };
+
+/**
+ * Whether a refusal of a link that may have been made is the host not answering (a timeout, a connection cut), as
+ * opposed to an answer Innkeeper could not use (an address that is not https, an answer too large): only the first is
+ * said as "did not answer"; the other is said by its own message.
+ */
+export const hostDidNotAnswer = (error: Pick<AppError, 'code'>) =>
+  error.code === ErrorCode.Timeout || error.code === ErrorCode.Network;
 
 /** What a draft's fields hold, as typed (the ledger shows a draft's amount and order id too). */
 export function typedText(link: PaymentLinkEntry, key: string): string {
