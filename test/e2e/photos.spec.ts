@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
+import { drop } from './photoDrop';
 
 const shots = 'test-results/screenshots';
 const HOTEL = 'IK-DEMO-001';
@@ -21,30 +21,6 @@ async function ownersPhotos() {
     { name: 'double-room.jpg', width: 1200, height: 800, bytes: await make(1200, 800, '#c9a26b') },
     { name: 'tiny-logo.jpg', width: 250, height: 200, bytes: await make(250, 200, '#aa3344') },
   ];
-}
-
-/** Drops files on the Photos tab, as dragging them from the desktop does. */
-async function drop(page: Page, files: { name: string; bytes: Buffer }[]) {
-  const transfer = await page.evaluateHandle(
-    (list) => {
-      // In the page (browser globals), not in Node.
-      const browser = globalThis as unknown as {
-        DataTransfer: new () => { items: { add(file: unknown): void } };
-        File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
-      };
-      const dt = new browser.DataTransfer();
-      for (const f of list) {
-        const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
-        dt.items.add(new browser.File([bytes], f.name, { type: 'image/jpeg' }));
-      }
-      return dt;
-    },
-    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
-  );
-  const tab = page.getByTestId('photos-tab');
-  await tab.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await tab.dispatchEvent('dragover', { dataTransfer: transfer });
-  await tab.dispatchEvent('drop', { dataTransfer: transfer });
 }
 
 test('photos dropped, captioned and assigned are uploaded while Su is away and once it is back; Su re-hosts them', async ({
