@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { clientIdFromDomain } from '../../src/shared/clientId';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
-import { expect, startApp, stopApp, test, type RunningApp } from './app';
+import { expect, shootBoth, startApp, stopApp, test, type RunningApp } from './app';
 import { drop } from './photoDrop';
 
 // The demo after Innkeeper restarts on the same data folder, through the screens: what Su holds, the payments'
@@ -14,22 +14,9 @@ import { drop } from './photoDrop';
 
 test.use({ locale: 'en-GB' });
 
-const shots = 'test-results/screenshots';
 const HOTEL = 'IK-DEMO-001';
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-
-/** Both sizes an owner uses, a laptop and a small window; `on` is scrolled into view at each. */
-async function shoot(page: Page, name: string, on?: Locator) {
-  for (const [width, height, suffix] of [
-    [1024, 680, '-1024'],
-    [1280, 800, ''],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await on?.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${shots}/${name}${suffix}.png`, animations: 'disabled' });
-  }
-}
 
 /** A ledger row's link, as its QR code dialog shows it. */
 async function linkOf(page: Page, row: ReturnType<Page['getByTestId']>): Promise<string> {
@@ -124,7 +111,7 @@ test('the demo remembers across a restart: photos at Su, payments and their link
     await dialog.getByTestId('link-hotelId').click();
     await page.getByRole('option', { name: /Harbour View/ }).click();
     await dialog.getByTestId('link-booking_id').fill('4711');
-    await shoot(page, 'demo-restart-widget-dialog');
+    await shootBoth(page, 'demo-restart-widget-dialog');
     await dialog.getByTestId('link-create').click();
     const openUrl = await dialog.getByTestId('link-url').inputValue();
     await dialog.getByTestId('link-done').click();
@@ -150,7 +137,7 @@ test('the demo remembers across a restart: photos at Su, payments and their link
     app = await restart(page, app);
     const same = await agrees(page, { paid: paidUrl, open: openUrl });
     expect(same).toEqual({ paid: paidUrl, open: openUrl });
-    await shoot(page, 'demo-restart-at-su', page.getByTestId('photos-at-su'));
+    await shootBoth(page, 'demo-restart-at-su', page.getByTestId('photos-at-su'));
 
     // Another program takes the demo's port while Innkeeper is off: the demo comes back elsewhere, and the links
     // and photo addresses Innkeeper kept follow it.
@@ -162,7 +149,7 @@ test('the demo remembers across a restart: photos at Su, payments and their link
     const moved = await agrees(page, { paid: paidUrl, open: openUrl });
     expect(Number(new URL(moved.paid).port)).not.toBe(port);
     await nav(page, 'Payments');
-    await shoot(page, 'demo-restart-ledger');
+    await shootBoth(page, 'demo-restart-ledger');
 
     // An image Su could not fetch (added elsewhere, from an address that does not answer): no spinner, it says so.
     const { mainUrl } = JSON.parse(readFileSync(join(app.dataDir, 'demo-provider.json'), 'utf8')) as {
@@ -188,7 +175,7 @@ test('the demo remembers across a restart: photos at Su, payments and their link
     const terrace = page.getByTestId('photos-at-su-row').filter({ hasText: 'Terrace' });
     await expect(terrace.locator('.thumb')).toHaveAttribute('data-state', 'failed', { timeout: 30_000 });
     await expect(terrace.getByTestId('photos-at-su-no-copy')).toContainText('Su’s copy of this image does not answer');
-    await shoot(page, 'demo-restart-at-su-no-copy', page.getByTestId('photos-at-su'));
+    await shootBoth(page, 'demo-restart-at-su-no-copy', page.getByTestId('photos-at-su'));
   } finally {
     await stopApp(app);
     await new Promise((resolve) => (other ? other.close(resolve) : resolve(undefined)));
