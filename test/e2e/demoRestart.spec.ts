@@ -22,6 +22,7 @@ const nav = (page: Page, name: string) =>
 async function linkOf(page: Page, row: ReturnType<Page['getByTestId']>): Promise<string> {
   await row.getByTestId('ledger-more').click();
   await page.getByRole('menuitem', { name: 'Show QR code' }).click();
+  await expect(page.getByRole('menuitem')).toHaveCount(0);
   const dialog = page.getByTestId('qr-dialog');
   const url = await dialog.getByTestId('link-url').inputValue();
   await page.keyboard.press('Escape');
@@ -32,6 +33,8 @@ async function linkOf(page: Page, row: ReturnType<Page['getByTestId']>): Promise
 async function checkNow(page: Page, row: ReturnType<Page['getByTestId']>) {
   await row.getByTestId('ledger-more').click();
   await page.getByRole('menuitem', { name: 'Check now' }).click();
+  // The menu is gone before the next one opens (two open menus would each have a Check now).
+  await expect(page.getByRole('menuitem')).toHaveCount(0);
 }
 
 /** The app quits (its data folder stays) and starts again on it; the tab opens it again. */
