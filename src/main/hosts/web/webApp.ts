@@ -9,6 +9,7 @@ import { checkDataDirFromEnv, readRuntimeConfig } from '../../config/runtimeConf
 import { createFileSecrets } from '../../config/secrets';
 import { createConfSettings } from '../../config/settings';
 import { makeDataFolderOwnerOnly } from './dataFolder';
+import { reportMemoryOnSignal } from './memoryReport';
 import type { RunningWebHost } from './webHost';
 import { startWebHostWithSession } from './webSession';
 
@@ -24,6 +25,7 @@ export async function runWebApp(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const config = readRuntimeConfig(env);
+  reportMemoryOnSignal(env);
   // A folder that is not Innkeeper's (INNKEEPER_DATA_DIR at a home folder, a project) is refused before anything in
   // it is changed.
   checkDataDirFromEnv(env);
