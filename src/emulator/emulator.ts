@@ -6,9 +6,6 @@ import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
 import { photosDrawing, seedPhotos } from './seedPhotos';
-
-/** How long after its start the emulator draws its seeded photos: after the app around it has started. */
-const PHOTOS_DRAWN_AFTER_MS = 2000;
 import { registerInvRateRoutes } from './invRateRoutes';
 import { registerMessagingRoutes } from './messagingRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -131,10 +128,9 @@ export async function startEmulator(
   const host = listen.host ?? '127.0.0.1';
   const app = buildEmulatorApp(state, controlToken, { loopbackOnly: LOOPBACK_HOSTS.includes(host) });
   const file = state.options.stateFile ? openStateFile(state.options.stateFile) : null;
-  let drawPhotos: (() => Promise<void>) | null = null;
   try {
     const restored = file ? keepState(state, file, app) : false;
-    drawPhotos = state.options.seedPhotos ? seedPhotos(state, restored) : null;
+    if (state.options.seedPhotos) seedPhotos(state, restored);
     // A new state file holds the seeded world from the start.
     if (file && !restored) file.save(state);
     await app.listen({ port: listen.port ?? 0, host });
@@ -146,10 +142,9 @@ export async function startEmulator(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const base = `http://${host}:${port}`;
-  // The seeded photos are drawn once the start is over (a reader of their bytes starts it sooner and waits for it).
-  const draw = drawPhotos;
-  const drawLater = draw ? setTimeout(() => void draw(), PHOTOS_DRAWN_AFTER_MS) : null;
-  drawLater?.unref();
+  // The seeded photos are drawn when something first reads their bytes (the Photos tab, the control API), not at
+  // start: drawing loads sharp, libvips and its fonts into the process, which then hold about 100 MiB for as long as it
+  // runs (bench/RESULTS.md, "The core at rest"); an owner who never opens Photos never pays for them.
   return {
     mainUrl: `${base}${MAIN_PREFIX}`,
     tokenUrl: `${base}${TOKEN_PREFIX}`,
@@ -158,7 +153,6 @@ export async function startEmulator(
     controlToken,
     state,
     close: async () => {
-      if (drawLater) clearTimeout(drawLater);
       await app.close();
       await photosDrawing(state);
       if (file) {

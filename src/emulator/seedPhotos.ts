@@ -28,9 +28,10 @@ const drawing = new WeakMap<EmulatorState, Promise<void>>();
 /**
  * Gives each active property a few photos already held at Su (fetched and associated: two with the property, one
  * with its first room), so that the demo's Photos tab shows what Su holds from the first start. The images are there
- * at once; their bytes are drawn by the function returned, one after the other in the background (a few hundred ms
- * of sharp and font set-up that the start does not wait for, on one thread of the pool so that the app's own file and
- * network work is not queued behind it). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
+ * at once; their bytes are drawn by the function returned, one after the other, when something first reads them
+ * (a few hundred ms of sharp and font set-up, on one thread of the pool so that the app's own file and network work
+ * is not queued behind it; not at start, as sharp, libvips and their fonts then stay in the process's memory: about
+ * 100 MiB of an idle core, bench/RESULTS.md "The core at rest"). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
  * fails leaves its image `failed`, as a fetch Su could not make. On a `restored` state (persistence.ts) nothing is
  * added: only the seeded photos whose bytes were not drawn before that run ended are drawn.
  */
@@ -98,6 +99,11 @@ export function seedPhotos(state: EmulatorState, restored = false): () => Promis
 /** Resolves once the seeded photos' bytes are drawn (at once when none were seeded); starts the drawing if needed. */
 export function photosDrawn(state: EmulatorState): Promise<void> {
   return drawings.get(state)?.() ?? Promise.resolve();
+}
+
+/** Whether the drawing was started (by a reader of the bytes): the demo's idle core never loads sharp otherwise. */
+export function photosDrawingStarted(state: EmulatorState): boolean {
+  return drawing.has(state);
 }
 
 /** The drawing under way, if it started: what a stopping emulator waits for (it does not start one). */

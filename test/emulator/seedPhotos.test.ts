@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/emulator';
+import { photosDrawingStarted } from '../../src/emulator/seedPhotos';
 
-/** The demo's photos already held at Su: there from the start, drawn after it, never served half-made. */
+/** The demo's photos already held at Su: there from the start, drawn when first read, never served half-made. */
 describe('seeded photos', () => {
   let emulator: RunningEmulator | null = null;
   afterEach(async () => {
@@ -15,8 +16,19 @@ describe('seeded photos', () => {
     const images = seeded(emulator);
     expect(images.length).toBeGreaterThanOrEqual(3);
     expect(images.every((i) => i.fetch?.state === 'ok')).toBe(true);
-    // Drawn once the app around the emulator has started (or when first read): not during the start.
+    // Drawn when first read: not during the start.
     expect(images.every((i) => i.fetch?.bytes === null)).toBe(true);
+  });
+
+  it('are not drawn while nothing reads them (sharp, libvips and its fonts stay out of an idle core)', async () => {
+    emulator = await startEmulator({ seedPhotos: true });
+    // Longer than the emulator ever waited before drawing them on its own (2 s after its start, until bench:idle
+    // showed what that drawing keeps in memory); a timer set after the start fires after any the start set.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(photosDrawingStarted(emulator.state)).toBe(false);
+    expect(seeded(emulator).every((i) => i.fetch?.bytes === null)).toBe(true);
+    await fetch(`${emulator.mainUrl}/su-images/${seeded(emulator)[0]!.imageid}`);
+    expect(photosDrawingStarted(emulator.state)).toBe(true);
   });
 
   it('are served as JPEGs by the first request for them, which waits for the drawing', async () => {
