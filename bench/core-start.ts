@@ -5,19 +5,18 @@
 // and the core's RSS after start, after the inbox seed (10,000 threads, 50,000 messages), after 10,000 pushes and
 // after the inbox's calls. Run: npm run bench:start   (uses the built app: `npm run build` first; writes RESULTS.md)
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fixtureText } from '../test/support/fixtures';
-import { cpuMs, machineLine, writeSection } from './results';
+import { machineLine, writeSection } from './results';
+import { memory, sleep, startWeb } from './webCore';
 import { seed as seedInbox } from './inboxSeed';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PUSHES = 10_000;
-const root = join(import.meta.dirname, '..');
 const PUSH_USER = 'bench';
 const PUSH_PASSWORD = 'bench-password-0123456789';
 
@@ -25,75 +24,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
-
-/** VmRSS and VmHWM (peak) of a process, in KiB. */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
-
-interface Started {
-  child: ChildProcess;
-  listening: number;
-  firstCall: number;
-  /** CPU time used until the first call was answered. */
-  cpu: number;
-  call: (method: string, args?: unknown) => Promise<unknown>;
-  pushUrl: string | null;
-  stop: () => Promise<void>;
-}
-
-/** Spawns `node out/main/web.js` and times it: "Open:" printed, then the first call answered. */
-async function startWeb(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [join(root, 'out', 'main', 'web.js')], {
-    cwd: root,
-    env: { ...process.env, INNKEEPER_DATA_DIR: dataDir, INNKEEPER_WEB_PORT: '0', INNKEEPER_PUSH_PORT: '0', ...env },
-  });
-  let output = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      output += String(data);
-      const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?session=\S+)/.exec(output);
-      if (match) resolve(new URL(match[1]!));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`the app exited (${code}):\n${output}`)));
-  });
-  const listening = performance.now() - t0;
-  const token = url.searchParams.get('session')!;
-  const call = async (method: string, args: unknown = {}) => {
-    const response = await fetch(`${url.origin}/api/call/${method}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(args),
-    });
-    const body = (await response.json()) as { ok: boolean; value?: unknown; error?: unknown };
-    if (!body.ok) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-    return body.value;
-  };
-  await call('app.info');
-  const firstCall = performance.now() - t0;
-  const cpu = cpuMs(child.pid!);
-  // Printed once the listener started, after "Open:" (the web host and the core are up by then).
-  await new Promise<void>((resolve) => {
-    const check = () =>
-      /Receiving messages and reviews at|Not receiving: /.test(output) ? resolve() : setTimeout(check, 5);
-    check();
-  });
-  const pushUrl = /Receiving messages and reviews at (\S+)/.exec(output)?.[1] ?? null;
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { child, listening, firstCall, cpu, call, pushUrl, stop };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function browserMode() {
   const emptyFigures = () => ({
