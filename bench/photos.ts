@@ -1,0 +1,190 @@
+// Photo imports beside the core's other work (issue 27, item 3). The built core as `npm run web` runs it, on a temp
+// data folder on the demo; its RSS idle, then 4 large photos added through the same calls the Photos screen makes
+// (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks as base64, photos.addFinish): one after another, then 4 at
+// once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new message to the push
+// listener) are sent and each one's answer is timed, and the core's RSS is sampled. The photos: a 16000×16000 PNG of
+// a few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs of camera-like detail.
+// The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the peak RSS over the idle core.
+// Run: npm run bench:photos   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { PHOTO_CHUNK_BYTES } from '../src/shared/photos';
+import { fixtureText } from '../test/support/fixtures';
+import { machineLine, writeSection } from './results';
+import { memory, sleep, startWeb, type Started } from './webCore';
+
+const LOAD_AT_START = loadavg()[0]!.toFixed(1);
+const PUSH_USER = 'bench';
+const PUSH_PASSWORD = 'bench-password-0123456789';
+const PROBE_EVERY_MS = 20;
+const GOAL_MS = 50;
+const HOTEL = 'IK-DEMO-001';
+
+const mib = (kib: number) => kib / 1024;
+const MiB = (kib: number) => `${mib(kib).toFixed(0)} MiB`;
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
+
+interface Photo {
+  name: string;
+  bytes: Buffer;
+}
+
+/** The photos, made here before the core starts: a pixel bomb and three camera-sized JPEGs. */
+async function makePhotos(): Promise<Photo[]> {
+  const bomb = await sharp({ create: { width: 16_000, height: 16_000, channels: 3, background: '#7a9' } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+  const camera = async (seed: number) => {
+    // Noise softened by a blur and a gradient: about as much detail per pixel as a camera's JPEG has.
+    const noise = await sharp({
+      create: {
+        width: 6000,
+        height: 4000,
+        channels: 3,
+        noise: { type: 'gaussian', mean: 110 + seed * 10, sigma: 40 },
+      },
+    })
+      .blur(0.8)
+      .raw()
+      .toBuffer();
+    return sharp(noise, { raw: { width: 6000, height: 4000, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
+  };
+  return [
+    { name: 'bomb-16000x16000.png', bytes: bomb },
+    { name: 'terrace-24mp.jpg', bytes: await camera(1) },
+    { name: 'bedroom-24mp.jpg', bytes: await camera(2) },
+    { name: 'garden-24mp.jpg', bytes: await camera(3) },
+  ];
+}
+
+/** Adds a file as the Photos screen does; answers the finish's whole answer and how long the add took. */
+async function addPhoto(app: Started, photo: Photo) {
+  const t = performance.now();
+  const { uploadId } = (await app.call('photos.addStart', {
+    hotelId: HOTEL,
+    fileName: photo.name,
+    bytes: photo.bytes.length,
+    assignments: { property: true, rooms: [] },
+  })) as { uploadId: string };
+  for (let offset = 0; offset < photo.bytes.length; offset += PHOTO_CHUNK_BYTES)
+    await app.call('photos.addChunk', {
+      uploadId,
+      offset,
+      data: photo.bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
+    });
+  const answer = await app.send('photos.addFinish', { uploadId });
+  return { name: photo.name, ok: answer.ok, ms: performance.now() - t };
+}
+
+/** Every 20 ms a call and a push, each timed from its send to its answer; the core's RSS sampled meanwhile. */
+function probe(app: Started) {
+  const push = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
+  const auth = `Basic ${Buffer.from(`${PUSH_USER}:${PUSH_PASSWORD}`).toString('base64')}`;
+  const calls: number[] = [];
+  const pushes: number[] = [];
+  const rss: number[] = [];
+  let failures = 0;
+  let n = 0;
+  const timed = async (into: number[], send: () => Promise<unknown>) => {
+    const t = performance.now();
+    try {
+      await send();
+      into.push(performance.now() - t);
+    } catch {
+      failures++;
+    }
+  };
+  const timer = setInterval(() => {
+    rss.push(memory(app.child.pid!).rss);
+    void timed(calls, () => app.call('app.info'));
+    void timed(pushes, async () => {
+      const response = await fetch(app.pushUrl!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: auth },
+        body: JSON.stringify({ ...push, messageid: `bench-photos-${n++}`, threadid: `bench-photos-${n % 20}` }),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`push answered ${response.status}`);
+    });
+  }, PROBE_EVERY_MS);
+  return {
+    /** Stops probing (after the probes in flight answered) and answers what was measured. */
+    async stop() {
+      clearInterval(timer);
+      await sleep(500);
+      return { calls, pushes, rss, failures };
+    },
+  };
+}
+
+async function main() {
+  const photos = await makePhotos();
+  for (const p of photos) console.log(`${p.name}: ${(p.bytes.length / 1024 / 1024).toFixed(1)} MB`);
+  const dir = mkdtempSync(join(tmpdir(), 'innkeeper-bench-photos-'));
+  const app = await startWeb(dir, { INNKEEPER_PUSH_USER: PUSH_USER, INNKEEPER_PUSH_PASSWORD: PUSH_PASSWORD });
+  // The bench's own event loop: a late probe of ours would be counted against the core.
+  const ownLoop = monitorEventLoopDelay({ resolution: 5 });
+  try {
+    await sleep(6000); // settled: the demo's sample inbox delivered, its photos drawn, the first backup taken
+    const idleProbe = probe(app);
+    await sleep(4000);
+    const idle = await idleProbe.stop();
+    const idleRss = median(idle.rss);
+
+    ownLoop.enable();
+    const serial = probe(app);
+    const serialAdds = [];
+    for (const photo of photos) serialAdds.push(await addPhoto(app, photo));
+    const one = await serial.stop();
+    await sleep(2000);
+    const parallel = probe(app);
+    const parallelAdds = await Promise.all(photos.map((photo) => addPhoto(app, photo)));
+    const four = await parallel.stop();
+    ownLoop.disable();
+    const peakHwm = memory(app.child.pid!).peak;
+
+    const adds = [...serialAdds, ...parallelAdds];
+    const expected = (name: string) => !name.startsWith('bomb');
+    const wrong = adds.filter((a) => a.ok !== expected(a.name));
+    if (wrong.length) throw new Error(`unexpected answers: ${JSON.stringify(wrong)}`);
+    const phases = [
+      { label: 'one after another', m: one, adds: serialAdds },
+      { label: '4 at once', m: four, adds: parallelAdds },
+    ];
+    const longest = Math.max(...phases.flatMap(({ m }) => [...m.calls, ...m.pushes]));
+    const peak = Math.max(...phases.flatMap(({ m }) => m.rss));
+    const ratio = peak / idleRss;
+    const row = ({ label, m, adds: a }: (typeof phases)[number]) =>
+      `| ${label} | ${MiB(Math.max(...m.rss))} (+${MiB(Math.max(...m.rss) - idleRss)}) | ${ms(Math.max(...m.calls))} (median ${ms(median(m.calls))}, 99th ${ms(p99(m.calls))}, ${m.calls.length} calls) | ${ms(Math.max(...m.pushes))} (median ${ms(median(m.pushes))}, 99th ${ms(p99(m.pushes))}, ${m.pushes.length} pushes) | ${a.map((x) => `${x.name.split('-')[0]} ${(x.ms / 1000).toFixed(1)} s`).join(', ')} |`;
+    const last = `longest wait during imports = ${ms(longest)} (goal ≤ ${GOAL_MS} ms); peak / idle RSS = ${ratio.toFixed(2)} (+${MiB(peak - idleRss)}, goal ≤ +150 MiB)`;
+    const markdown = `## Photo imports beside calls and pushes (\`npm run bench:photos\`)
+
+${machineLine()}; load average ${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end. The built core as \`npm run web\` runs it
+(\`node out/main/web.js\`, a temp data folder, the demo), 6 s after its start. The photos: ${photos.map((p) => `${p.name} (${(p.bytes.length / 1024 / 1024).toFixed(1)} MB)`).join(', ')};
+each added through the Photos screen's calls (\`photos.addStart\`, ${PHOTO_CHUNK_BYTES / 1024} KiB chunks as base64, \`photos.addFinish\`; the bomb is refused, the
+JPEGs are added), one after another and then 4 at once. Every ${PROBE_EVERY_MS} ms meanwhile: \`app.info\` over /api/call and a new message
+pushed to the listener, each timed from its send to its answer, and the core's RSS read from /proc. Idle: the same
+probes for 4 s before the imports (calls: median ${ms(median(idle.calls))}, longest ${ms(Math.max(...idle.calls))}; pushes: median ${ms(median(idle.pushes))}, longest ${ms(Math.max(...idle.pushes))}).
+The benchmark's own event loop lagged at most ${ms(ownLoop.max / 1e6)} (a late probe of its own would count against the core).
+
+| imports | peak RSS (over idle ${MiB(idleRss)}) | longest call | longest push | each add (start → finish answered) |
+| --- | --- | --- | --- | --- |
+${phases.map(row).join('\n')}
+
+Peak RSS of the whole run (VmHWM, the start included): ${MiB(peakHwm)}. Probes that failed: ${one.failures + four.failures}.
+**${last}.**`;
+    writeSection('photos', markdown);
+    console.log(markdown);
+    console.log(last);
+  } finally {
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
