@@ -31,8 +31,14 @@ const NAMES = ['Chris', 'Anna', 'Luca', 'Sofia', 'Jonas', 'Emma', 'Noah', 'Mia',
 const LISTINGS = ['Harbour View Guesthouse', 'Old Town Loft', 'Mill Cottage', 'Garden Studio'];
 const CHANNELS = ['244', '244', '244', '19', '19', '9'];
 
-/** Seeds the database file with the app's own store function (thread upsert, message, FTS row), in one go. */
-export function seed(dbPath: string): { oldestThreadId: number } {
+/**
+ * Seeds the database file with the app's own store function (thread upsert, message, FTS row), in one go: by default
+ * bench:inbox's 10,000 threads and 50,000 messages on the demo's property; bench:scale asks for more, over its properties.
+ */
+export function seed(
+  dbPath: string,
+  { threads = THREADS, messages = MESSAGES, hotels = ['IK-DEMO-001'] } = {},
+): { oldestThreadId: number } {
   const database = openAppDatabase(dbPath);
   const { db } = database;
   const start = Date.now() - 365 * 86_400_000;
@@ -42,7 +48,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
       .run(start);
     const pushLogId = Number(log.lastInsertRowid);
     let messageNo = 0;
-    for (let t = 0; t < THREADS; t++) {
+    for (let t = 0; t < threads; t++) {
       const channel = CHANNELS[t % CHANNELS.length]!;
       const name = NAMES[t % NAMES.length]!;
       const key = String(4_000_000_000 + t);
@@ -57,7 +63,7 @@ export function seed(dbPath: string): { oldestThreadId: number } {
         messageid: '',
         channel_id: channel,
         threadid: key,
-        hotelid: 'IK-DEMO-001',
+        hotelid: hotels[t % hotels.length]!,
         ...(channel === '244' && {
           user_details: {
             roles: [{ role: 'guest', user_ids: [`g${t}`] }],
@@ -73,9 +79,9 @@ export function seed(dbPath: string): { oldestThreadId: number } {
           },
         }),
       } as MessageDelivery;
-      // 1 to 9 messages a thread, 5 on average: 50,000 in all.
-      const count = t < THREADS - 1 ? 1 + ((t * 7) % 9) : MESSAGES - messageNo;
-      const threadStart = start + t * ((365 * 86_400_000) / THREADS);
+      // 1 to 9 messages a thread, 5 on average: 50,000 in all (the last thread takes what is left).
+      const count = t < threads - 1 ? 1 + ((t * 7) % 9) : messages - messageNo;
+      const threadStart = start + t * ((365 * 86_400_000) / threads);
       for (let m = 0; m < count; m++, messageNo++) {
         const fromGuest = m % 2 === 0;
         let text = fromGuest ? GUEST_LINES[(t + m) % GUEST_LINES.length]! : HOST_LINES[(t + m) % HOST_LINES.length]!;

@@ -46,6 +46,7 @@ async function makePhotos(): Promise<Photo[]> {
         width: 6000,
         height: 4000,
         channels: 3,
+        background: '#000', // under the noise
         noise: { type: 'gaussian', mean: 110 + seed * 10, sigma: 40 },
       },
     })

@@ -1,32 +1,39 @@
-// Scale: 50 properties × 10 rooms (× 3 rate plans × 3 channels), each with a year of rules pushed and a draft, against
-// one property seeded the same way, in the same run: the rates calendar's first render in Chromium (the built app in
-// browser mode, a new browser context per run) and the composer's preview (`rates.preview`, the draft composed on
-// the record and diffed day by day), plus the core's `rates.properties` and `rates.book` behind the screen.
+// Scale (issue 27, item 4): the demo's small file against a large one, in the same run and the same build. The small
+// file is what the demo makes on a first start (its property, its sample inbox); the large one is the same with 50
+// properties × 10 rooms (× 3 rate plans × 3 channels, a year of rules and a draft each, as bench:calendar's property)
+// and 500,000 messages in 100,000 conversations over them, filed with the app's own code. On each: the core's later
+// start (`node out/main/web.js` spawned → its first call answered), the inbox's first page (`inbox.threads`, 100
+// rows, as the screen asks), two searches (a rare word and a common one), `rates.properties`, and a backup of the
+// file (the core's own `takeBackup`, as after each start). Each is printed as a ratio large / small; the last line
+// is the worst of start, first page and search (goal ≤ 3×).
 // Run: npm run bench:scale   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
-import { chromium, type Page } from '@playwright/test';
+import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromiumLaunch } from '../playwright.config';
 import { createConfSettings } from '../src/main/config/settings';
+import { takeBackup } from '../src/main/db/backup';
 import { createOutbox } from '../src/main/outbox/outbox';
 import { createRatesService, RATES_KIND, type RatesKinds } from '../src/main/rates/ratesService';
 import { addDays, localToday } from '../src/shared/dates';
 import type { PropertySetupInput } from '../src/shared/rateSetups';
 import { applyToBook, type ChannelRule, type RuleEdit, type Target } from '../src/shared/ratesComposer';
 import { MAX_DAYS_AHEAD } from '../src/shared/su/inventory';
-import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
+import { seed as seedInbox } from './inboxSeed';
 import { machineLine, writeSection } from './results';
+import { startWeb, sleep } from './webCore';
 import { openAppDatabase } from '../src/main/schema';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500_000);
+const THREADS = MESSAGES / 5;
+const GOAL = 3;
 const PROPERTIES = 50;
 const CHANNELS = ['244', '19', '9'];
 const RECORD_EDITS = 1000;
 const DRAFT_EDITS = 200;
-const VIEWPORT = { width: 1280, height: 860 };
 
 let seed = 11;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -153,153 +160,99 @@ function seedData(dir: string, count: number, today: string) {
   return { ruleRows, hotels };
 }
 
-/** The core's side, in-process on the seeded file: properties, the shown property's book, and its preview. */
-function coreFigures(dir: string, hotelId: string, today: string) {
-  const database = openAppDatabase(join(dir, 'innkeeper.db'));
-  const outbox = createOutbox<RatesKinds>({
-    db: database,
-    now: Date.now,
-    random: Math.random,
-    kinds: { [RATES_KIND]: { send: () => Promise.reject(new Error('the bench sends nothing')) } },
-  });
-  const rates = createRatesService({ database, outbox, now: Date.now, today: () => today });
-  const time = (fn: () => unknown) => {
-    fn(); // first run not counted
-    const times: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const t = performance.now();
-      fn();
-      times.push(performance.now() - t);
-    }
-    return times;
-  };
-  const figures = {
-    properties: time(() => rates.properties()),
-    book: time(() => rates.book(hotelId)),
-    preview: time(() => rates.preview(hotelId)),
-    changedDays: rates.preview(hotelId).days.length,
-  };
-  database.close();
-  return figures;
-}
-
-// ---- the first render in the page (the same milestones as bench/rates-calendar.ts) -----------------------------
-interface Browser {
-  document: { querySelector(s: string): unknown };
-  requestAnimationFrame(callback: (now: number) => void): number;
-  __calendar?: Milestones;
-}
-type Milestones = Record<'cells' | 'rules' | 'draft', { found: number; painted: number } | null>;
-
-/** Installed before the page's scripts: the first rate cells, the first cell with a rule, the first drafted cell. */
-function watchFirstRender() {
-  const w = globalThis as unknown as Browser;
-  if (!String((globalThis as unknown as { location: { hash: string } }).location.hash).includes('/rates')) return;
-  const state: Milestones = { cells: null, rules: null, draft: null };
-  const selectors = {
-    cells: '[data-testid="rate-cell"]',
-    rules: '[data-testid="rate-cell"][data-rule]:not([data-rule=""])',
-    draft: '[data-testid="rate-cell"][data-drafted]',
-  } as const;
-  const start = performance.now();
-  const check = () => {
-    const found = performance.now();
-    const fresh = (Object.keys(selectors) as (keyof Milestones)[]).filter(
-      (k) => !state[k] && w.document.querySelector(selectors[k]),
-    );
-    if (fresh.length)
-      w.requestAnimationFrame((painted) => {
-        for (const k of fresh) state[k] = { found, painted: Math.max(painted, found) };
-        if (state.cells && state.rules && state.draft) w.__calendar = state;
-      });
-    if (fresh.length + Object.values(state).filter(Boolean).length < 3 && found - start < 30_000)
-      w.requestAnimationFrame(check);
-  };
-  w.requestAnimationFrame(check);
-}
-
-async function firstRender(page: Page, url: string) {
-  await page.goto(`${url}#/rates`, { waitUntil: 'commit' });
-  const done = await page.waitForFunction(() => (globalThis as unknown as Browser).__calendar ?? false, undefined, {
-    polling: 100,
-    timeout: 30_000,
-  });
-  const first = (await done.jsonValue()) as Milestones;
-  const book = await page.evaluate(() => {
-    const calls = performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/call/'));
-    const entry = calls.find((c) => c.name.includes('rates.book')) as unknown as { responseEnd: number } | undefined;
-    return entry?.responseEnd ?? NaN;
-  });
-  return { cells: first.cells!.painted, rules: first.rules!.painted, draft: first.draft!.painted, book };
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
-const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+const list = (xs: number[]) => xs.map((x) => x.toFixed(x < 10 ? 1 : 0)).join(', ');
 
-async function measure(count: number, today: string) {
-  const dir = tempDir('innkeeper-bench-scale-');
-  const t0 = performance.now();
-  const seeded = seedData(dir.path, count, today);
-  const seedSeconds = (performance.now() - t0) / 1000;
-  const core = coreFigures(dir.path, seeded.hotels[0]!, today);
-  delete process.env.INNKEEPER_DEMO;
-  const app = await startApp({}, dir.path);
-  const browser = await chromium.launch(chromiumLaunch);
-  const renders: Awaited<ReturnType<typeof firstRender>>[] = [];
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ viewport: VIEWPORT });
-      await context.addInitScript('globalThis.__name = (fn) => fn;');
-      await context.addInitScript(watchFirstRender);
-      const page = await context.newPage();
-      renders.push(await firstRender(page, app.url));
-      if (process.env.BENCH_SCREENSHOTS && i === 0)
-        await page.screenshot({ path: `${process.env.BENCH_SCREENSHOTS}-${count}.png` });
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-    await stopApp(app);
+async function timed(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
   }
-  const r = renders.at(-1)!;
-  console.log(
-    `${count} properties (${seeded.ruleRows} record target-days, seeded in ${seedSeconds.toFixed(1)} s): cells ${ms(median(renders.map((x) => x.cells)))}, draft ${ms(median(renders.map((x) => x.draft)))}; preview ${ms(median(core.preview))} (last run: cells ${ms(r.cells)})`,
-  );
-  return { count, seeded, seedSeconds, core, renders };
+  return times;
+}
+
+/** The figures on one data folder: later starts, the inbox's calls, and a backup of the file. */
+async function measure(dir: string) {
+  const dbPath = join(dir, 'innkeeper.db');
+  const start: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const app = await startWeb(dir);
+    start.push(app.firstCall);
+    await sleep(3000); // its integrity check and backup done, as an owner's start would
+    await app.stop();
+  }
+  const app = await startWeb(dir);
+  await sleep(3000);
+  const page = (args: object) => () => app.call('inbox.threads', { limit: 100, ...args });
+  const figures = {
+    start,
+    firstPage: await timed(9, page({})),
+    rare: await timed(7, page({ search: 'jacuzzi' })),
+    common: await timed(7, page({ search: 'parking' })),
+    properties: await timed(9, () => app.call('rates.properties')),
+    threads: ((await app.call('inbox.threads', { limit: 1 })) as { total?: number }).total,
+  };
+  await app.stop();
+  const database = openAppDatabase(dbPath);
+  const backup = await timed(3, () => takeBackup(database.db, dbPath, Date.now()));
+  database.close();
+  return { ...figures, backup, fileMiB: statSync(dbPath).size / 1024 / 1024 };
+}
+
+/** A data folder as the demo leaves it after a first start: its property, its sample inbox delivered. */
+async function demoFirstStart(dir: string) {
+  const app = await startWeb(dir);
+  await sleep(6000);
+  await app.stop();
 }
 
 async function main() {
   const today = localToday();
-  const one = await measure(1, today);
-  const many = await measure(PROPERTIES, today);
-  const row = (label: string, of: (m: typeof one) => number[]) =>
-    `| ${label} | ${ms(median(of(one)))} (${list(of(one))}) | ${ms(median(of(many)))} (${list(of(many))}) |`;
-  const markdown = `## Scale: ${PROPERTIES} properties × 10 rooms (\`npm run bench:scale\`)
+  const small = tempDir('innkeeper-bench-scale-small-');
+  const large = tempDir('innkeeper-bench-scale-large-');
+  await demoFirstStart(small.path);
+  const t0 = performance.now();
+  const rates = seedData(large.path, PROPERTIES, today);
+  seedInbox(join(large.path, 'innkeeper.db'), { threads: THREADS, messages: MESSAGES, hotels: rates.hotels });
+  const seedSeconds = (performance.now() - t0) / 1000;
+  await demoFirstStart(large.path);
+  console.log(`seeded ${PROPERTIES} properties and ${MESSAGES} messages in ${seedSeconds.toFixed(0)} s`);
+  // Small and large measured back to back, so that both see the same minutes of the machine.
+  const one = await measure(small.path);
+  const many = await measure(large.path);
+  small.remove();
+  large.remove();
+  const ratio = (of: (m: typeof one) => number[]) => median(of(many)) / median(of(one));
+  const rows = [
+    { label: 'core start (spawned → first call answered, a later start)', of: (m: typeof one) => m.start, goal: true },
+    { label: 'inbox first page (`inbox.threads`, 100 rows)', of: (m: typeof one) => m.firstPage, goal: true },
+    { label: 'search, a rare word (`jacuzzi`)', of: (m: typeof one) => m.rare, goal: true },
+    { label: 'search, a common word (`parking`)', of: (m: typeof one) => m.common, goal: true },
+    { label: 'backup of the file (`takeBackup`)', of: (m: typeof one) => m.backup, goal: false },
+    { label: '`rates.properties`', of: (m: typeof one) => m.properties, goal: false },
+  ];
+  const worst = Math.max(...rows.filter((r) => r.goal).map((r) => ratio(r.of)));
+  const last = `worst of start, first page, search = ${worst.toFixed(2)}× the small file (goal ≤ ${GOAL})`;
+  const markdown = `## Scale: ${PROPERTIES} properties and ${MESSAGES.toLocaleString('en')} messages against the demo's file (\`npm run bench:scale\`)
 
-${machineLine()} (load average ${LOAD_AT_START} at the start${Number(LOAD_AT_START) >= 1.5 ? ': other work ran on the same 2 cores' : ''}). Each property as in "Rates calendar in Chromium": 10 rooms × (inventory + 3 rate plans) × 3
-channels, a record of ${RECORD_EDITS.toLocaleString('en')} random edits over the next 365 days and a draft of ${DRAFT_EDITS} edits over the 501 days.
-One property against ${PROPERTIES} (${many.seeded.ruleRows.toLocaleString('en')} record target-days; seeded in ${many.seedSeconds.toFixed(0)} s), in the same run and the
-same build; the calendar shows the first property (the screen's choice on a first visit). First render: ${RUNS} runs,
-each a new browser context (cold cache) loading \`#/rates\` of the built app in browser mode, timed in the page as
-bench/rates-calendar.ts does (painted = the start of the frame after the one that drew it). Core: in-process on
-the seeded file, median of 15 after a first call.
+${machineLine()}; load average ${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end. The small file: a first start of the demo
+(its property, its sample inbox; ${one.fileMiB.toFixed(1)} MiB, ${one.threads} conversations). The large: the same plus ${PROPERTIES} properties × 10 rooms (× 3 rate
+plans × 3 channels, ${RECORD_EDITS.toLocaleString('en')} random rule edits over the next year and a draft of ${DRAFT_EDITS} each: ${rates.ruleRows.toLocaleString('en')} target-days) and
+${MESSAGES.toLocaleString('en')} messages in ${THREADS.toLocaleString('en')} conversations over them, filed with the app's \`fileMessage\` (the file ${many.fileMiB.toFixed(0)} MiB, ${many.threads?.toLocaleString('en')} conversations; seeded
+in ${seedSeconds.toFixed(0)} s). Each measured on the built core as \`npm run web\` runs it, the small file first and the large right after:
+${RUNS} later starts, then calls over /api/call (the first of each counted), then 3 backups with the core stopped.
 
-| measure | 1 property | ${PROPERTIES} properties |
-| --- | --- | --- |
-${row('calendar first render: first rate cells painted', (m) => m.renders.map((x) => x.cells))}
-${row("… the record's rules painted", (m) => m.renders.map((x) => x.rules))}
-${row("… the draft's edits painted", (m) => m.renders.map((x) => x.draft))}
-${row('… `rates.book` answered (in the page)', (m) => m.renders.map((x) => x.book))}
-${row('composer preview (`rates.preview` of the shown property)', (m) => m.core.preview)}
-${row('`rates.book` of the shown property (core)', (m) => m.core.book)}
-${row('`rates.properties` (core)', (m) => m.core.properties)}
+| measure | demo's small file | large file | large / small |
+| --- | --- | --- | --- |
+${rows.map((r) => `| ${r.label} | ${ms(median(r.of(one)))} (${list(r.of(one))}) | ${ms(median(r.of(many)))} (${list(r.of(many))}) | **${ratio(r.of).toFixed(2)}×** |`).join('\n')}
 
-The preview's changed target-days: ${one.core.changedDays} (1 property) and ${many.core.changedDays} (${PROPERTIES} properties).
-The single-property figures elsewhere in this file, from their own benchmarks: the calendar's first render in
-"Rates calendar in Chromium" and the preview (82.0 ms median, on rates-compose's own edits) in "Rates composer".`;
+**${last}.**`;
   console.log(markdown);
   writeSection('scale', markdown);
+  console.log(last);
 }
 
 await main();
