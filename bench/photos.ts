@@ -53,7 +53,9 @@ async function makePhotos(): Promise<Photo[]> {
       .blur(0.8)
       .raw()
       .toBuffer();
-    return sharp(noise, { raw: { width: 6000, height: 4000, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
+    return sharp(noise, { raw: { width: 6000, height: 4000, channels: 3 } })
+      .jpeg({ quality: 88 })
+      .toBuffer();
   };
   return [
     { name: 'bomb-16000x16000.png', bytes: bomb },

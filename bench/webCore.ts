@@ -81,4 +81,3 @@ export async function startWeb(dataDir: string, env: Record<string, string> = {}
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
