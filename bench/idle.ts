@@ -117,13 +117,14 @@ arenas (\`MALLOC_ARENA_MAX=2\`): 145.5 MiB, no better.
 What holds the rest (the table above; not attributed further in the time this had): the node binary's pages that
 the core's work touched (its file-backed part against bare Fastify's: sqlite, worker threads, crypto and zlib are parts
 of the binary the bare process never runs); V8's heap (about 19 MiB of old space: the 3.7 MiB of built JavaScript
-loaded at start, the demo's Su with its routes and seeded world among it, and the core's features); one malloc arena
-of about 16 MiB besides the main heap (smaps at 15 s), from another thread (V8's four platform workers, which compile
-and mark concurrently, or the start's \`quick_check\` worker thread, gone by then); SQLite's page caches (at most 2 MiB
-per connection by default; the demo's files are far smaller). Between runs the anonymous part varies by about 20 MiB
-(69–88 MiB; the core 134.3, 135.0, 150.5 and 149.4 MiB in four runs of this benchmark on 2026-11-28, 1.83–2.06×): the arenas
-of the other threads. The goal (≤ 1.6×, about 117 MiB here) is still missed by 15–35 MiB; the next steps to measure are
-the demo emulator's share (its chunk is 1.6 MiB of the 3.7 MiB) and those arenas. Idle CPU: 0.10–0.20 % of a core in these runs (10 ms ticks over 30 s: one tick is 0.033 %); the core's
+loaded at start, the demo's Su with its routes and seeded world among it, and the core's features); in some runs, one malloc arena of 15.7 MiB
+besides the main heap (smaps after 25 s: in 2 runs of 3 it was there, 146.6–147.6 MiB; in the third not, 132.5 MiB):
+another thread's, not the start's \`quick_check\` worker thread (with the check run on the main thread instead, a test
+build, 3 runs of 3 had it, 144.3–147.0 MiB); V8's platform workers (compiling and marking concurrently) or libuv's
+pool are what remains (\`--v8-pool-size=1\`: 132.0 MiB in one run, 1.81×, not enough runs to tell); SQLite's page caches (at most 2 MiB
+per connection by default; the demo's files are far smaller). That arena is why the anonymous part varies by about 20 MiB
+(69–88 MiB; the core 134.3, 135.0, 150.5, 149.4 and 150.2 MiB in five runs of this benchmark on 2026-11-28, 1.83–2.06×). The goal (≤ 1.6×, about 117 MiB here) is still missed by 15–35 MiB; the next steps to measure are
+the demo emulator's share (its chunk is 1.6 MiB of the 3.7 MiB) and whose that arena is. Idle CPU: 0.10–0.20 % of a core in these runs (10 ms ticks over 30 s: one tick is 0.033 %); the core's
 periodic work while idle is the payments and photos checks every 5 s and the uptime heartbeat every 30 s.`;
 
 async function main() {
