@@ -1,40 +1,10 @@
 import type { Page } from '@playwright/test';
-import { FACILITY_ENUMS, FACILITY_KNOWN_VALUES } from '../../src/shared/su/facilities';
 import { expect, shootBoth, startApp, stopApp, test } from './app';
+import { expectWords } from './words';
 
 // The owner reads words on the property screens: no enumeration code of the contract (ONLY_GUESTS, NEARBY, …), no
 // code of Airbnb's (PAYOUT), no request path (`2.instances.0.instance_id`, `physical_address`) anywhere but in the
 // exact-request block of a preview. Scanned on the demo, tab by tab, with the previews and History open.
-
-/** Every enumeration code the contract names for the property's facilities, and the details' target. */
-const CODES = [...Object.values(FACILITY_ENUMS).flat(), ...Object.values(FACILITY_KNOWN_VALUES).flat()];
-const codeWord = new RegExp(`\\b(${[...new Set(CODES)].join('|')})\\b`);
-/** SOME_CODE, a_request_path, or a dotted path with a number in it (`2.instances.0`, `facilities.1.name`). */
-const codeLike = /\b[A-Z]{2,}_[A-Z0-9_]+\b|\b[a-z]+_[a-z_]+\b|\b[a-z_]+\.\d+\b|\b\d+\.[a-z_]+\b|\bproduction\b/;
-
-/**
- * What the owner can read on the page now: the text (without the exact-request block), what the inputs hold, and
- * the names given to screen readers.
- */
-async function readable(page: Page): Promise<string> {
-  return (await page.evaluate(`(() => {
-    const hidden = [...document.querySelectorAll('[data-testid="preview-request"]')];
-    hidden.forEach((el) => (el.style.display = 'none'));
-    const text = document.body.innerText;
-    hidden.forEach((el) => (el.style.display = ''));
-    const values = [...document.querySelectorAll('input, textarea')].map((i) => i.value);
-    const names = [...document.querySelectorAll('[aria-label], [title], [placeholder]')].map(
-      (el) => [el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('placeholder')].join(' '),
-    );
-    return [text, ...values, ...names].join('\\n');
-  })()`)) as string;
-}
-
-/** Fails naming each line that shows a code or a path. */
-async function expectWords(page: Page, screen: string) {
-  const lines = (await readable(page)).split('\n').filter((l) => codeWord.test(l) || codeLike.test(l));
-  expect(lines, `${screen} shows codes or paths`).toEqual([]);
-}
 
 /** Both screen sizes, back at 1280×800 for what follows. */
 async function both(page: Page, name: string) {
