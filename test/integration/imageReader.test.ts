@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_READING_BYTES } from '../../src/main/photos/imageJobs';
@@ -95,6 +98,32 @@ describe('the image reader', () => {
     const failed = await r.importPhoto(job('photo.jpg')).catch((error: unknown) => error);
     expect((failed as ImageReadFailure).reason).toBe('reading it needed more memory than a photo does');
     expect(await reader().importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+  });
+
+  it("sharp is loaded by a thread of its own, never by the core's thread, and stays loaded between readers", async () => {
+    // A process of its own (this one loaded sharp to draw the test files): a reader imports a photo, is closed, and
+    // a second one imports again. Then: is sharp among the core thread's modules, and is libvips in the process?
+    const readerUrl = pathToFileURL(join(import.meta.dirname, '../../src/main/photos/imageReader.ts')).href;
+    const script = `
+      import { createRequire } from 'node:module';
+      const { createImageReader } = await import(${JSON.stringify(readerUrl)});
+      const job = { path: ${JSON.stringify(file('photo.jpg'))}, longEdge: 2560, thumbEdge: 480 };
+      const answers = [];
+      for (let i = 0; i < 2; i++) {
+        const r = createImageReader({ idleMs: 10 });
+        answers.push((await r.importPhoto(job)).ok);
+        await r.close();
+      }
+      const onCore = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("sharp"));
+      const vips = process.report.getReport().sharedObjects.filter((so) => so.includes('libvips'));
+      console.log(JSON.stringify({ answers, onCore, vips: vips.length }));
+    `;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: join(import.meta.dirname, '../..'), timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ answers: [true, true], onCore: [], vips: 1 });
   });
 
   it('closing refuses the files still waiting', async () => {

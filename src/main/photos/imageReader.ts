@@ -1,6 +1,5 @@
 /// <reference types="electron-vite/node" />
 import { Worker } from 'node:worker_threads';
-import { loadSharp } from './sharp';
 import type { ImageJob, ImportAnswer, ImportJob, ThumbnailAnswer, ThumbnailJob } from './imageJobs';
 
 /** Why the reader could not answer for a file: its thread ran out of time or memory, or stopped. */
@@ -26,6 +25,38 @@ async function workerScript(): Promise<{ file: string | URL; execArgv?: string[]
     return { file: new URL('./imageWorker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
   // The built core: electron-vite emits the worker as a file of its own and answers its path.
   return { file: (await import('./imageWorker?modulePath')).default };
+}
+
+/**
+ * One thread per process that loads sharp and then only waits, for as long as the process runs: sharp's libraries
+ * stay loaded while reader threads come and go (on glibc, a library unloaded with the last thread that used it and
+ * loaded again by the next one can crash the process), and the core's own thread never loads them (that took 60–70 ms
+ * of the event loop at a first photo, a wait every call and push shared). Started at the first photo, not at start.
+ */
+let keeper: Promise<Awaited<ReturnType<typeof workerScript>>> | null = null;
+
+function keepSharpLoaded(): Promise<Awaited<ReturnType<typeof workerScript>>> {
+  keeper ??= workerScript().then(
+    (script) =>
+      new Promise((resolve, reject) => {
+        const w = new Worker(script.file, {
+          ...(script.execArgv ? { execArgv: script.execArgv } : {}),
+          workerData: { keeper: true },
+          resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2, stackSizeMb: 1 },
+        });
+        w.unref();
+        w.once('message', () => resolve(script));
+        w.once('error', (error) => {
+          keeper = null;
+          reject(error);
+        });
+        w.once('exit', (code) => {
+          keeper = null;
+          reject(new Error(`the thread that holds sharp stopped (${code})`));
+        });
+      }),
+  );
+  return keeper;
 }
 
 interface Pending {
@@ -121,9 +152,8 @@ export function createImageReader(options: ImageReaderOptions = {}) {
       deadlineMs,
     ).unref();
     current = { pending, timer };
-    // sharp's libraries are loaded here first, so they stay loaded while threads come and go (on glibc, a library
-    // unloaded with a thread and loaded again by the next one can crash the process).
-    prepared ??= loadSharp().then(workerScript);
+    // sharp's libraries are loaded by the keeper first, so they stay loaded while reader threads come and go.
+    prepared ??= keepSharpLoaded();
     prepared.then(
       ({ file, execArgv }) => {
         if (current?.pending !== pending) return;

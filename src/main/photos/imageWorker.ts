@@ -2,7 +2,7 @@
 // photo, an image Su holds) is decoded here, never on the core's thread. Each job gets one answer; a job that fails
 // here in a way it cannot answer (memory, a crash) ends this thread, and the core refuses that one file.
 import { readFileSync } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { exifHasLocation } from './exifLocation';
 import {
@@ -89,3 +89,6 @@ parentPort!.on('message', async ({ id, job }: { id: number; job: ImageJob }) => 
   // The answer's bytes are copied to the core (sharp's buffers cannot be handed over): a few MB at most.
   parentPort!.postMessage({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
 });
+
+// The keeper (imageReader.ts) only holds sharp loaded: it says so once sharp is, and then waits for nothing.
+if ((workerData as { keeper?: boolean } | null)?.keeper) parentPort!.postMessage({ keeper: 'ready' });
