@@ -151,13 +151,17 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       if (q.needsReplyOnly) where.push('t.needs_reply = 1');
       if (q.search) indexBeforeSearch(db);
       const search = q.search ? threadSearch(db, q.search) : null;
-      if (search) {
-        where.push(search.sql);
-        params.push(...search.params);
-      }
-      const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      // The count looks up the threads the words found; the page walks the threads newest first (threadSearch).
+      const whereOf = (sql: string | undefined) => {
+        const all = sql === undefined ? where : [...where, sql];
+        return all.length ? `WHERE ${all.join(' AND ')}` : '';
+      };
+      const clause = whereOf(search?.sql);
+      if (search) params.push(...search.params);
       const order = 'ORDER BY t.last_message_at DESC, t.id DESC';
-      const total = (db.prepare(`SELECT count(*) AS n FROM threads t ${clause}`).get(...params) as { n: number }).n;
+      const total = (
+        db.prepare(`SELECT count(*) AS n FROM threads t ${whereOf(search?.countSql)}`).get(...params) as { n: number }
+      ).n;
       // The page's ids first, then their rows: what each row says is worked out for this page only.
       const ids = db
         .prepare(`SELECT t.id FROM threads t ${clause} ${order} LIMIT ? OFFSET ?`)

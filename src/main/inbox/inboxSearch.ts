@@ -69,18 +69,24 @@ function perWord(
 /**
  * The WHERE part keeping the threads a search finds: every word in one of the thread's messages (each word a
  * prefix) or in what the thread is about (any part of it). SQLite does all of it, one lookup per word in each
- * index, and no matching row crosses into JavaScript. The id is written `+t.id` so that SQLite walks the threads
- * newest first and checks each against the words' results (the page is then found without sorting every match).
+ * index, and no matching row crosses into JavaScript. For the page (`sql`), the id is written `+t.id` so that SQLite
+ * walks the threads newest first and checks each against the words' results (the page is then found without sorting
+ * every match); for the count (`countSql`, same params), plain `t.id`, so that SQLite looks up only the threads the
+ * words found instead of checking every thread (a rare word among 100,000 conversations: 4.8 → 1.4 ms).
  */
-export function threadSearch(db: DatabaseSync, text: string): { sql: string; params: SQLInputValue[] } | null {
+export function threadSearch(
+  db: DatabaseSync,
+  text: string,
+): { sql: string; countSql: string; params: SQLInputValue[] } | null {
   if (!text.trim()) return null;
   const words = perWord(db, text, {
     text: 'SELECT rowid >> 32 FROM message_text WHERE message_text MATCH ?',
     facts: 'thread_facts',
   });
-  if (!words.length) return NOTHING;
+  if (!words.length) return { ...NOTHING, countSql: NOTHING.sql };
   return {
     sql: words.map((w) => `+t.id IN (${w.sql})`).join(' AND '),
+    countSql: words.map((w) => `t.id IN (${w.sql})`).join(' AND '),
     params: words.flatMap((w) => w.params),
   };
 }
