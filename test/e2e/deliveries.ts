@@ -122,6 +122,17 @@ export interface PushableApp extends RunningApp {
   push(body: unknown): Promise<{ status: number; body: string }>;
 }
 
+/** The listener's address, from the line the app prints after its URL ("Receiving messages and reviews at …"). */
+async function listenerUrl(app: RunningApp): Promise<string> {
+  for (let waited = 0; waited < 5_000; waited += 25) {
+    const match = /Receiving messages and reviews at (http:\/\/127\.0\.0\.1:\d+\/push)/.exec(app.output());
+    if (match) return match[1]!;
+    if (/Not receiving: .*/.test(app.output())) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the app did not say where it receives:\n${app.output()}`);
+}
+
 /** Starts an app with a listener; given `previous`, the same app again (same data and listener). */
 export async function startPushableApp(previous?: PushableApp): Promise<PushableApp> {
   const port = previous ? Number(new URL(previous.partner.url).port) : await freePort();
@@ -135,7 +146,9 @@ export async function startPushableApp(previous?: PushableApp): Promise<Pushable
     },
     previous?.dataDir,
   );
-  const url = `http://127.0.0.1:${port}/push`;
+  // Where the app says it listens: a port that was free a moment ago may have been taken by another test's app
+  // since (the demo's listener then moves to a free one and says so), and a post to the old one reaches a stranger.
+  const url = await listenerUrl(app);
   const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   return {
     ...app,
