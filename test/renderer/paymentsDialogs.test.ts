@@ -92,16 +92,17 @@ describe('the link dialog', () => {
     await type('link-amount', '45.50');
     await type('link-contact_number', '+45 20 12 34 56');
     await click('link-create');
-    expect($('link-order_id-error')?.textContent).toContain('duplicate');
-    expect($('link-contact_number-error')?.textContent).toContain('invalid');
+    // Each said as a sentence that names its field in words (the host wrote `contact_number : invalid`).
+    expect($('link-order_id-error')?.textContent).toContain('The order id is duplicate.');
+    expect($('link-contact_number-error')?.textContent).toContain('The phone number is not valid.');
     // The account is chosen with the property: its complaint shows there.
-    expect($('link-hotelId-error')?.textContent).toContain('inactive');
+    expect($('link-hotelId-error')?.textContent).toContain('The partner account is inactive at the payment host.');
     expect($('link-dialog')).not.toBeNull();
 
     // Edited, a field's complaint goes; the others stay until theirs are.
     await type('link-order_id', 'IK-OTHER-1');
     expect($('link-order_id-error')).toBeNull();
-    expect($('link-contact_number-error')?.textContent).toContain('invalid');
+    expect($('link-contact_number-error')?.textContent).toContain('The phone number is not valid.');
     await click('link-create');
     const creates = calls.filter((c) => c.method === 'payments.createLink');
     expect(creates[1]!.args).toMatchObject({ draftId: 9, order_id: 'IK-OTHER-1', contact_number: '+45 20 12 34 56' });
@@ -249,6 +250,22 @@ describe('the link dialog, as the owner goes back and forth', () => {
     expect($('link-problem')?.textContent).toContain('The partner account is not active.');
   });
 
+  it('a refusal about a field the form does not show names it in words above the form', async () => {
+    const refusal = {
+      code: '400',
+      message: 'Creating the payment link failed: invalid.',
+      fields: { is_button: 'invalid' },
+    };
+    linkCore(() => ({ link: paymentLink({ id: 9, status: 'draft', url: null }), error: refusal }));
+    const wrapper = mountIt(LinkDialog, { visible: false, context: fromThread });
+    await wrapper.setProps({ visible: true });
+    await flushPromises();
+    await type('link-amount', '45.50');
+    await click('link-create');
+    expect($('link-problem')?.textContent).toContain('Button or link is not valid.');
+    expect($('link-problem')?.textContent).not.toContain('is_button');
+  });
+
   it('what was typed as a card link is kept when the owner switches to a widget link and closes', async () => {
     const calls = linkCore();
     const wrapper = mountIt(LinkDialog, { visible: false });
@@ -388,7 +405,10 @@ describe('the partner dialog', () => {
       email_address: 'payments@harbourview.example',
       currency_code: 'DKK',
     });
-    expect($('partner-email_address-error')?.textContent).toContain('already registered for another partner');
+    // Under the e-mail and naming it in words, never as the host wrote it (`email_address : …`).
+    expect($('partner-email_address-error')?.textContent?.trim()).toBe(
+      'The e-mail address is already registered for another partner.',
+    );
     expect(wrapper.emitted('saved')).toBeUndefined();
 
     answer = ok({ ...paymentsView().partners[0]!, hotelId: 'H2' }) as never;

@@ -63,8 +63,9 @@ export function createStatusChecks(ctx: PaymentsContext) {
           last_checked_at: at,
           check_attempts: attempts,
           check_error: JSON.stringify(error),
+          // The host's word from an earlier answer is not about a transaction it does not know.
           ...(unknownToHost && !wasPaid
-            ? { status: 'unknown', next_check_at: null }
+            ? { status: 'unknown', host_status: null, next_check_at: null }
             : { next_check_at: wasPaid ? null : nextCheckAt(attempts, at, row.requested_at) }),
         },
         transactionId,
@@ -99,6 +100,8 @@ export function createStatusChecks(ctx: PaymentsContext) {
         transaction_id: transactionId,
         transaction_source: 'owner',
         status: row.status === 'paid' ? 'paid' : 'requested',
+        // What the host said was about the old transaction.
+        ...(row.status === 'paid' ? {} : { host_status: null }),
         check_attempts: 0,
         check_error: null,
         next_check_at: row.status === 'paid' ? null : now(),

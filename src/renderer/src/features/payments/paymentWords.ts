@@ -90,6 +90,67 @@ export function when(ms: number, now = Date.now()): string {
   return sameDay(ms, now) ? time.format(ms) : formatDateTime(ms);
 }
 
+/**
+ * The host's own status word, only when it says more than the status chip: why a link failed ("declined"), or a
+ * word Innkeeper does not know. "Success" beside Paid and "Pending" beside Requested say nothing new.
+ */
+export function hostStatusWords(link: Pick<PaymentLinkEntry, 'status' | 'hostStatus'>): string | null {
+  const word = link.hostStatus?.trim();
+  if (!word) return null;
+  if (link.status === 'unknown') return `The host answered “${word}”, a status Innkeeper does not know`;
+  if (link.status === 'failed' && !/^fail(ed|ure)?$/i.test(word)) return `The host says: ${word.toLowerCase()}`;
+  return null;
+}
+
+/** The payment host's fields in words, as the forms name them (the host writes `email_address : invalid`). */
+const HOST_FIELDS: Record<string, string> = {
+  partner_id: 'The partner id',
+  partner_name: 'The account name',
+  email_address: 'The e-mail address',
+  contact_name: 'The contact name',
+  contact_number: 'The phone number',
+  currency_code: 'The currency',
+  status: 'The account status',
+  amount: 'The amount',
+  order_id: 'The order id',
+  customer_email: 'The guest’s e-mail',
+  return_url: 'The return address',
+  booking_id: 'The booking id',
+  is_button: 'Button or link',
+  transaction_id: 'The transaction id',
+};
+
+/** What the host says about a field, as a sentence; the core's own messages are sentences already. */
+export function hostFieldText(field: string, reason: string): string {
+  const r = reason.trim().replace(/\.$/, '');
+  if (!/^[a-z]/.test(r)) return reason;
+  const name = HOST_FIELDS[field] ?? `The ${field.replace(/[_.]+/g, ' ').trim()}`;
+  if (/^invalid$/.test(r) && (field === 'transaction_id' || field === 'partner_id'))
+    return `${name} is not one the payment host knows.`;
+  if (r === 'inactive' && field === 'partner_id') return 'The partner account is inactive at the payment host.';
+  const invalid = /^invalid\b\s*(.*)$/.exec(r);
+  const said = invalid
+    ? `is not valid${invalid[1] ? ` ${invalid[1]}` : ''}`
+    : r === 'missing'
+      ? 'is missing'
+      : /^(is|are|must|has|was|should)\b/.test(r)
+        ? r
+        : `is ${r}`;
+  return `${name} ${said}.`;
+}
+
+/**
+ * A refusal as the owner reads it: the host's field reasons ("transaction_id : invalid") as sentences naming each
+ * field — "Checking the payment failed: The transaction id is not one the payment host knows."
+ */
+export function hostMessage(error: Pick<AppError, 'message' | 'fields'>): string {
+  const entries = Object.entries(error.fields ?? {});
+  if (!entries.length) return error.message;
+  const what = /^(.+? failed): /.exec(error.message)?.[1];
+  const lines = entries.map(([field, reason]) => hostFieldText(field.replace(/^secrets\./, ''), reason)).join(' ');
+  return what ? `${what}: ${lines}` : lines;
+}
+
 /** When the app asks the host again, or why it does not. */
 export function nextCheckWords(link: PaymentLinkEntry, now = Date.now()): string | null {
   if (link.status === 'draft') return null;

@@ -1,12 +1,14 @@
 import { computed, ref, shallowRef, watch, type WatchSource } from 'vue';
 import type { AppError } from '@shared/result';
 import { normalizeFields } from '@renderer/lib/fieldErrors';
+import { hostFieldText } from './paymentWords';
 
 /**
  * The errors a payment form shows, field by field: its own check (the contract's schema) once the owner left the
  * field or tried to send, live from then on; and the core's or the host's answer ("field : reason", keyed by the
- * form's field names) until the owner edits that field. `aliases` moves a field the form does not show next to
- * the one that chose it (the partner id is chosen with the property); anything left without a field is `unplaced`.
+ * form's field names) until the owner edits that field, each a sentence that names its field in words (never the
+ * host's `email_address : invalid`). `aliases` moves a field the form does not show next to the one that chose it
+ * (the partner id is chosen with the property); anything left without a field is `unplaced`.
  */
 export function useFormErrors(
   local: () => Record<string, string>,
@@ -21,7 +23,7 @@ export function useFormErrors(
     const out: Record<string, string> = {};
     for (const [field, message] of Object.entries(normalizeFields(refusal.value))) {
       const at = options.aliases?.[field] ?? field;
-      if (!edited.value.has(at) && !(at in out)) out[at] = message;
+      if (!edited.value.has(at) && !(at in out)) out[at] = hostFieldText(field, message);
     }
     return out;
   });
@@ -41,7 +43,7 @@ export function useFormErrors(
     // A refusal about fields is placed (or dropped once the owner edits them); only one without any is a banner.
     if (Object.keys(normalizeFields(refusal.value)).length === 0) return [refusal.value.message];
     const loose = Object.entries(refused.value).filter(([field]) => !shown.includes(field));
-    return loose.map(([field, message]) => `${field}: ${message}`);
+    return loose.map(([, message]) => message);
   });
 
   return {
