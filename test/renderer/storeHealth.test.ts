@@ -71,6 +71,8 @@ describe('the store on the Connection screen', () => {
     const rows = wrapper.findAll('[data-testid="store-backup"]');
     expect(rows[0]!.text()).toContain('3 messages and reviews received after it are read back from the damaged file');
     expect(rows[1]!.text()).toContain('they are lost unless Su sends them again');
+    // SQLite's words are only for this test's plain reason: none here, so nothing to copy.
+    expect(wrapper.find('[data-testid="store-copy-report"]').exists()).toBe(false);
 
     await rows[0]!.get('button').trigger('click');
     const [call] = core.pending('dataFile.restoreBackup');
@@ -163,5 +165,34 @@ describe('the banner on every screen', () => {
     core.emit('dataFile.changed', store());
     await settle();
     expect(wrapper.find('[data-testid="store-banner"]').exists()).toBe(false);
+  });
+});
+
+describe('SQLite’s report of a damaged file', () => {
+  it('is not in the owner’s sentence (its index names and error codes): it is there to copy for support', async () => {
+    installFakeApi();
+    const writes: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async (text: string) => void writes.push(text) },
+      configurable: true,
+    });
+    const report = '*** in database main *** Tree 18 page 18: btreeInitPage() returns error code 11';
+    const wrapper = mountWith(DataFileHealth, {
+      store: store({
+        problem: {
+          kind: 'damaged',
+          since: SINCE,
+          reason: `the data file failed its integrity check (SQLite: ${report})`,
+          lastGoodCheck: BACKUP,
+        },
+      }),
+    });
+    const problem = wrapper.get('[data-testid="store-problem"]');
+    expect(problem.text()).toContain('Details: the data file failed its integrity check.');
+    expect(problem.text()).not.toContain('btreeInitPage');
+    await problem.get('[data-testid="store-copy-report"]').trigger('click');
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(writes).toEqual([report]);
+    expect(problem.text()).toContain('Copied');
   });
 });

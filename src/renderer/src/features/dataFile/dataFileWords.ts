@@ -4,12 +4,23 @@ import { formatDateTime, plural } from '@renderer/lib/format';
 /** What Su does with a delivery that is not acknowledged, in the owner's words. */
 export const SU_RETRIES = 'Su keeps each message and sends it again, up to three times, then gives up on it.';
 
+/** SQLite's own words at the end of a reason ("… (SQLite: database or disk is full)"). */
+const SQLITE_WORDS = /\s*\(SQLite:\s*(.*)\)$/s;
+
+/**
+ * SQLite's report of a damaged file (`*** in database main *** Tree 18 page 18: btreeInitPage() …`, its index names):
+ * not for the owner to read, only to copy for whoever helps them. Null for other problems, whose SQLite words are
+ * plain ("database or disk is full") and said in the headline.
+ */
+export const sqliteReport = (problem: DataFileProblem): string | null =>
+  problem.kind === 'damaged' ? (SQLITE_WORDS.exec(problem.reason)?.[1] ?? null) : null;
+
 /**
  * The one line: what is wrong with storing messages, since when. `short` (the banner on every screen) leaves out
  * SQLite's own words, which the Connection screen shows.
  */
 export function storeHeadline(problem: DataFileProblem, short = false): string {
-  const reason = short ? problem.reason.replace(/\s*\(SQLite:.*\)$/, '') : problem.reason;
+  const reason = short ? problem.reason.replace(SQLITE_WORDS, '') : problem.reason;
   return problem.kind === 'damaged'
     ? `Innkeeper is not accepting new messages since ${formatDateTime(problem.since)}: its data file is damaged.`
     : `Innkeeper cannot store new messages and reviews since ${formatDateTime(problem.since)}: ${reason}.`;
@@ -19,7 +30,7 @@ export function storeHeadline(problem: DataFileProblem, short = false): string {
 export function storeAdvice(problem: DataFileProblem): string[] {
   if (problem.kind === 'damaged') {
     return [
-      `Innkeeper checks the file each time it starts and every few hours, and this check found damage. Details: ${problem.reason}.` +
+      `Innkeeper checks the file each time it starts and every few hours, and this check found damage. Details: ${problem.reason.replace(SQLITE_WORDS, '')}.` +
         (problem.lastGoodCheck
           ? ` The last check that found it sound was at ${formatDateTime(problem.lastGoodCheck)}.`
           : ''),
