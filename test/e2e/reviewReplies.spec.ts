@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, shots, test } from './repliesFixture';
+import { expectWords } from './words';
 
 /** Whether the page itself scrolls (a second scrollbar beside the review pane's own). */
 const pageScrolls = (page: Page) =>
@@ -52,6 +53,8 @@ test('an Expedia and an Airbnb review take one reply: queued while Su is away, s
   await expect(box).toHaveCount(0);
   await expect(sentReply).toContainText('Thank you, we are glad you liked the loft!');
   await expect(sentReply.getByTestId('delivery')).toHaveText(/Queued — sends when Su is reachable/);
+  // Issue 26: the queued reply and its review read as words (the demo's Su answers at once, so it is scanned here).
+  await expectWords(page, 'a queued review reply');
   await expect(reason).toHaveText(
     'You have replied to this review already: a review takes one public reply, shown under it on Expedia.',
   );
