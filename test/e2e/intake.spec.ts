@@ -24,6 +24,9 @@ test('the owner sees where messages arrive, generates credentials for Su and sav
   test.info().attach('ports', { body: `${first} ${second}` });
   try {
     await page.goto(app.url);
+    // The app's first screen first: a hash changed before its router has taken the start was overridden by it (the
+    // inbox stayed open on a loaded CI run).
+    await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
     await page.goto(new URL('#/connection', page.url()).toString());
     const listening = page.getByTestId('intake-listening');
     await expect(listening).toContainText(/Listening on this computer at http:\/\/127\.0\.0\.1:\d+\/push/);
