@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { damage } from './damage';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { addDays, localToday } from '../../src/shared/dates';
 import { expect, shootBoth, startApp, stopApp, test } from './app';
 import { closeToasts } from './inboxPage';
@@ -274,19 +273,6 @@ test('the payments screens of the demo show words, not codes or paths', async ({
     await stopApp(app);
   }
 });
-
-/** Garbage over one index's pages of the closed file (page 1 intact), as a failing disk leaves it. */
-function damage(dbPath: string): void {
-  const reader = new DatabaseSync(dbPath, { readOnly: true });
-  const { page_size } = reader.prepare('PRAGMA page_size').get() as { page_size: number };
-  const { rootpage } = reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'messages_by_thread'").get() as {
-    rootpage: number;
-  };
-  reader.close();
-  const fd = openSync(dbPath, 'r+');
-  writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
-  closeSync(fd);
-}
 
 /**
  * Said as they are on the Connection screen: "production" is the name of Su's live system (the scan flags it as the

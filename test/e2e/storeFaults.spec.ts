@@ -1,6 +1,6 @@
-import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { damage } from './damage';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { startWebHostWithSession } from '../../src/main/hosts/web/webSession';
 import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
@@ -16,19 +16,6 @@ test.afterEach(() => {
   holder = null;
 });
 const mode = (path: string) => statSync(path).mode & 0o777;
-
-/** Garbage over one index's pages of the closed file (page 1 intact), as a failing disk leaves it. */
-function damage(dbPath: string): void {
-  const reader = new DatabaseSync(dbPath, { readOnly: true });
-  const { page_size } = reader.prepare('PRAGMA page_size').get() as { page_size: number };
-  const { rootpage } = reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'messages_by_thread'").get() as {
-    rootpage: number;
-  };
-  reader.close();
-  const fd = openSync(dbPath, 'r+');
-  writeSync(fd, Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
-  closeSync(fd);
-}
 
 test('browser mode keeps the data folder owner-only: 0700, the database, -wal, -shm and backups 0600', async ({
   app,
