@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
+import { addSeaCabin, saveRatesSetup } from './ratesSetup';
 
 // Payments on the demo provider, as an owner: a partner account set up with mistakes first, then a deposit link
 // made from a Booking.com conversation, put into the reply, sent, paid by the guest and seen Paid.
@@ -38,14 +39,7 @@ test('a partner account typed with mistakes shows each under its field, and the 
     // A third property, set up for rates as an owner would (the demo enters two, with their accounts).
     await page.goto(`${app.url}#/rates`);
     await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
-    await page.getByTestId('rates-add-property').click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill('IK-SEA-004');
-    await setup.getByLabel('Property name', { exact: true }).fill('Sea Cabin');
-    await setup.getByLabel('Room id', { exact: true }).fill('CAB');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await addSeaCabin(page);
 
     await nav(page, 'Payments');
     const rows = page.getByTestId('partner-row');
@@ -196,13 +190,7 @@ test('without the payment key the screen says where to enter it; a link asked fo
     await page.setViewportSize({ width: 1280, height: 800 });
     await connectTo(page, app, su.port, 'Rates & availability');
     await page.getByTestId('rates-empty').getByRole('button', { name: 'Set up a property' }).click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill('IK-DEMO-001');
-    await setup.getByLabel('Property name', { exact: true }).fill('Harbour View Guesthouse');
-    await setup.getByLabel('Room id', { exact: true }).fill('DBL');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await saveRatesSetup(page, { id: 'IK-DEMO-001', name: 'Harbour View Guesthouse', roomId: 'DBL', rateId: 'BAR' });
 
     await nav(page, 'Payments');
     const notReady = page.getByTestId('payments-not-ready');

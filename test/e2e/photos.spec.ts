@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
+import { saveRatesSetup } from './ratesSetup';
 import { drop } from './photoDrop';
 
 const shots = 'test-results/screenshots';
@@ -33,14 +34,13 @@ test('photos dropped, captioned and assigned are uploaded while Su is away and o
     await page.setViewportSize({ width: 1280, height: 800 });
     await connectTo(page, app, su.port, 'Rates & availability');
     await page.getByTestId('rates-empty').getByRole('button', { name: 'Set up a property' }).click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill(HOTEL);
-    await setup.getByLabel('Property name', { exact: true }).fill('Harbour View Guesthouse');
-    await setup.getByLabel('Room id', { exact: true }).fill('DBL');
-    await setup.getByLabel('Room name', { exact: true }).fill('Double Room');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await saveRatesSetup(page, {
+      id: HOTEL,
+      name: 'Harbour View Guesthouse',
+      roomId: 'DBL',
+      roomName: 'Double Room',
+      rateId: 'BAR',
+    });
 
     await page.goto(`${app.url}#/property/${HOTEL}/photos`);
     await expect(page.getByTestId('photos-tab')).toBeVisible();

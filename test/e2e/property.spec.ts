@@ -5,6 +5,7 @@ import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
+import { saveRatesSetup } from './ratesSetup';
 
 const shots = 'test-results/screenshots';
 const field = (page: Page, path: string) => page.getByTestId(`details-${path}`);
@@ -46,13 +47,7 @@ test('details typed with mistakes show each by its field; sent while Su is away,
     await connectTo(page, app, su.port, 'Rates & availability');
     // The property as the owner set it up for rates (Su cannot list properties).
     await page.getByTestId('rates-empty').getByRole('button', { name: 'Set up a property' }).click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill('IK-DEMO-002');
-    await setup.getByLabel('Property name', { exact: true }).fill('Old Town Loft');
-    await setup.getByLabel('Room id', { exact: true }).fill('LOFT');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await saveRatesSetup(page, { id: 'IK-DEMO-002', name: 'Old Town Loft', roomId: 'LOFT', rateId: 'BAR' });
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Property' }).click();
     await expect(page.getByTestId('property-tab-details')).toBeVisible();

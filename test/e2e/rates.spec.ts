@@ -3,6 +3,7 @@ import { addDays, localToday } from '../../src/shared/dates';
 import { expect, startApp, stopApp, test, type RunningApp } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
+import { saveRatesSetup } from './ratesSetup';
 
 const shots = 'test-results/screenshots';
 const HOTEL = 'IK-DEMO-001';
@@ -68,17 +69,16 @@ test('a draft across two channels survives Su being away and a restart, is pushe
 
     // Su cannot list rooms: the owner enters the property, a room and a rate plan with their base figures.
     await page.getByTestId('rates-empty').getByRole('button', { name: 'Set up a property' }).click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill(HOTEL);
-    await setup.getByLabel('Property name', { exact: true }).fill('Harbour View Guesthouse');
-    await setup.getByLabel('Room id', { exact: true }).fill('DBL');
-    await setup.getByLabel('Room name', { exact: true }).fill('Double Room');
-    await setup.getByLabel('Base inventory', { exact: true }).fill('4');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByLabel('Rate plan name', { exact: true }).fill('Best available rate');
-    await setup.getByLabel('Base price', { exact: true }).fill('120');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await saveRatesSetup(page, {
+      id: HOTEL,
+      name: 'Harbour View Guesthouse',
+      roomId: 'DBL',
+      roomName: 'Double Room',
+      inventory: '4',
+      rateId: 'BAR',
+      rateName: 'Best available rate',
+      price: '120',
+    });
     await expect(cell(page, BAR, '19', d(2))).toHaveAttribute('data-result', '120');
     await expect(cell(page, 'inv:DBL', '9', d(2))).toHaveAttribute('data-result', '4');
     // Nothing was pushed from Innkeeper yet: the calendar does not claim to know what Su holds.

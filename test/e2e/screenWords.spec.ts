@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { addDays, localToday } from '../../src/shared/dates';
 import { expect, shootBoth, startApp, stopApp, test } from './app';
 import { closeToasts } from './inboxPage';
+import { addSeaCabin } from './ratesSetup';
 import { expectWords as expectNoCodes, readable } from './words';
 
 // The owner reads words on the Rates, Payments and Connection screens too: no code, request path or raw value (the
@@ -231,14 +232,7 @@ test('the payments screens of the demo show words, not codes or paths', async ({
 
     // Partner accounts: a third property's, refused by its own checks, then by the host.
     await nav(page, 'Rates & availability');
-    await page.getByTestId('rates-add-property').click();
-    const setup = page.getByTestId('rates-setup-dialog');
-    await setup.getByLabel('Property id', { exact: true }).fill('IK-SEA-004');
-    await setup.getByLabel('Property name', { exact: true }).fill('Sea Cabin');
-    await setup.getByLabel('Room id', { exact: true }).fill('CAB');
-    await setup.getByLabel('Rate plan id', { exact: true }).fill('BAR');
-    await setup.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(setup).toBeHidden();
+    await addSeaCabin(page);
     await nav(page, 'Payments');
     const partner = page.getByTestId('partner-dialog');
     await page.getByTestId('partner-row').filter({ hasText: 'Sea Cabin' }).getByTestId('partner-set-up').click();
