@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_READING_BYTES } from '../../src/main/photos/imageJobs';
 import { createImageReader, ImageReadFailure, type ImageReader } from '../../src/main/photos/imageReader';
 import { createPhotoFiles } from '../../src/main/photos/library';
 import { tempDir } from '../support/tempDir';
 
-// The image reader on real threads and real files: what it refuses from the header alone, and how a file that runs
-// out of time or memory on its thread is refused while the reader goes on.
+// The image reader in real processes on real files: what it refuses from the header alone, and how a file that runs
+// out of time or memory, or whose process is killed, is refused while the reader goes on.
 
 const dir = tempDir('innkeeper-image-reader-');
 const file = (name: string) => join(dir.path, name);
@@ -21,6 +21,19 @@ const reader = (options: Parameters<typeof createImageReader>[0] = {}) => {
   const r = createImageReader(options);
   readers.push(r);
   return r;
+};
+/** This process's reader processes that run (zombies have no command line), from /proc (Linux). */
+const readerProcesses = () =>
+  readdirSync('/proc/self/task')
+    .flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
+    .map(Number)
+    .filter((pid) => alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('imageWorker'));
+const alive = (pid: number) => {
+  try {
+    return existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== '';
+  } catch {
+    return false;
+  }
 };
 const solid = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#6a8caf' } });
@@ -77,7 +90,8 @@ describe('the image reader', () => {
   });
 
   it('a file that runs past its deadline is refused with the reason, and the files after it are answered', async () => {
-    // A deadline shorter than a thread takes to start: no file can make it, and none waits for ever.
+    // A deadline shorter than a process takes to start: no file can make it, and none waits for ever.
+    const before = readerProcesses();
     const r = reader({ deadlineMs: 20 });
     const late = await Promise.all(
       [1, 2, 3].map(() => r.importPhoto(job('photo.jpg')).catch((error: unknown) => error)),
@@ -88,23 +102,29 @@ describe('the image reader', () => {
         'the image could not be read safely: reading it took longer than 0.02 seconds',
       );
     }
+    // Each late file's process was killed (SIGKILL), none is left reading.
+    await vi.waitFor(() => expect(readerProcesses().filter((pid) => !before.includes(pid))).toEqual([]), {
+      timeout: 5_000,
+      interval: 20,
+    });
     // With the ordinary deadline the same file reads fine.
     expect(await reader().importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
   });
 
-  it("a thread that runs out of memory costs that file a refusal, and the core's thread goes on", async () => {
-    // 8 MB of heap is less than the thread needs to load its code.
+  it('a reader process that runs out of memory costs that file a refusal, and the core goes on', async () => {
+    // 8 MB of heap is less than the process needs to load its code.
     const r = reader({ heapMb: 8 });
     const failed = await r.importPhoto(job('photo.jpg')).catch((error: unknown) => error);
     expect((failed as ImageReadFailure).reason).toBe('reading it needed more memory than a photo does');
     expect(await reader().importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
   });
 
-  it("sharp is loaded by a thread of its own, never by the core's thread, and stays loaded between readers", async () => {
-    // A process of its own (this one loaded sharp to draw the test files): a reader imports a photo, is closed, and
-    // a second one imports again. Then: is sharp among the core thread's modules, and is libvips in the process?
+  it('the core process never maps sharp or libvips: a photo is read in a process of its own', async () => {
+    // A process of its own (this one loaded sharp to draw the test files) imports a photo with two readers in turn,
+    // then reads its own memory map: no libvips, and sharp is not among its modules.
     const readerUrl = pathToFileURL(join(import.meta.dirname, '../../src/main/photos/imageReader.ts')).href;
     const script = `
+      import { readFileSync } from 'node:fs';
       import { createRequire } from 'node:module';
       const { createImageReader } = await import(${JSON.stringify(readerUrl)});
       const job = { path: ${JSON.stringify(file('photo.jpg'))}, longEdge: 2560, thumbEdge: 480 };
@@ -114,16 +134,50 @@ describe('the image reader', () => {
         answers.push((await r.importPhoto(job)).ok);
         await r.close();
       }
-      const onCore = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("sharp"));
-      const vips = process.report.getReport().sharedObjects.filter((so) => so.includes('libvips'));
-      console.log(JSON.stringify({ answers, onCore, vips: vips.length }));
+      const onCore = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('sharp'));
+      const vips = readFileSync('/proc/self/maps', 'utf8').split('\\n').filter((l) => /libvips|sharp/.test(l));
+      console.log(JSON.stringify({ answers, onCore, vips }));
     `;
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],
       { cwd: join(import.meta.dirname, '../..'), timeout: 60_000 },
     );
-    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ answers: [true, true], onCore: [], vips: 1 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ answers: [true, true], onCore: [], vips: [] });
+  });
+
+  it('the reader process ends after its idle time, and the next file starts a new one', async () => {
+    const before = readerProcesses();
+    const r = reader({ idleMs: 300 });
+    expect(await r.importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+    const first = readerProcesses().filter((pid) => !before.includes(pid));
+    expect(first).toHaveLength(1);
+    // Its memory goes back to the system with it.
+    await vi.waitFor(() => expect(alive(first[0]!)).toBe(false), { timeout: 5_000, interval: 50 });
+    expect(await r.importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+    const second = readerProcesses().filter((pid) => !before.includes(pid));
+    expect(second).toHaveLength(1);
+    expect(second[0]).not.toBe(first[0]);
+  });
+
+  it('a reader process killed while its file is read refuses that one file, and the next file is read', async () => {
+    const before = readerProcesses();
+    const r = reader();
+    const reading = r.importPhoto(job('baseline.jpg')).catch((error: unknown) => error);
+    const started = await vi.waitFor(
+      () => {
+        const pids = readerProcesses().filter((pid) => !before.includes(pid));
+        expect(pids).toHaveLength(1);
+        return pids[0]!;
+      },
+      { timeout: 10_000, interval: 5 },
+    );
+    process.kill(started, 'SIGKILL');
+    expect(((await reading) as ImageReadFailure).reason).toBe('the reader stopped');
+    expect(await r.importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+    const now = readerProcesses().filter((pid) => !before.includes(pid));
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(started);
   });
 
   it('closing refuses the files still waiting', async () => {

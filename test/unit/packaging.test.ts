@@ -106,7 +106,7 @@ describe('packaging (electron-builder.yml)', () => {
       'out/main/index.js',
       'out/preload/index.cjs',
       'out/renderer/index.html',
-      // The image reader's thread (src/main/photos/imageWorker.ts): a chunk of its own, loaded by its path.
+      // The image reader's process (src/main/photos/imageWorker.ts): a chunk of its own, forked by its path.
       'out/main/chunks/imageWorker-0a1b2c3d.js',
       'resources/tray.png',
     ]) {

@@ -29,7 +29,7 @@ export const photosFeature = defineFeature({
     const intake = context.use(intakeFeature);
     const rates = context.use(ratesFeature);
     const changed = (hotelId: string) => events.emit('photos.changed', { hotelId });
-    // Every image file from outside is read on a thread of its own (imageReader.ts).
+    // Every image file from outside is read in a process of its own (imageReader.ts).
     const reader = createImageReader();
     const files = createPhotoFiles(context.dataDir, reader);
     const media = createMediaLinks({

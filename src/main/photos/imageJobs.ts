@@ -1,4 +1,4 @@
-// What the core asks of the image reader (imageWorker.ts, on its own thread) and what it answers.
+// What the core asks of the image reader (imageWorker.ts, in its own process) and what it answers.
 
 /** Add a file: check it, make the upload copy (JPEG, upright, long edge capped, no metadata) and a thumbnail. */
 export interface ImportJob {

@@ -1,8 +1,10 @@
 /// <reference types="electron-vite/node" />
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { ImageJob, ImportAnswer, ImportJob, ThumbnailAnswer, ThumbnailJob } from './imageJobs';
 
-/** Why the reader could not answer for a file: its thread ran out of time or memory, or stopped. */
+/** Why the reader could not answer for a file: its process ran out of time or memory, or stopped. */
 export class ImageReadFailure extends Error {
   constructor(readonly reason: string) {
     super(`the image could not be read safely: ${reason}`);
@@ -12,52 +14,23 @@ export class ImageReadFailure extends Error {
 export interface ImageReaderOptions {
   /** How long one file may take, from when its turn comes (30 s: a 200-megapixel photo takes 2–5 s). */
   deadlineMs?: number;
-  /** The reader thread's JavaScript heap, in MB (its images' pixels are counted by MAX_READING_BYTES instead). */
+  /** The reader process's JavaScript heap, in MB (its images' pixels are counted by MAX_READING_BYTES instead). */
   heapMb?: number;
-  /** How long the thread is kept after its last file (a batch of photos reuses it). */
+  /** How long the process is kept after its last file (a batch of photos reuses it). */
   idleMs?: number;
 }
 
-/** Where the reader's thread runs from: the built worker beside the bundle, or the TypeScript source under tsx. */
-async function workerScript(): Promise<{ file: string | URL; execArgv?: string[] }> {
-  // Tests and tsx scripts run the sources: the worker is the .ts file, with tsx to load its imports.
+/** Where the reader process runs from: the built script beside the bundle, or the TypeScript source under tsx. */
+async function readerScript(): Promise<{ file: string; execArgv: string[] }> {
+  // Tests and tsx scripts run the sources: the reader is the .ts file, with tsx to load its imports.
   if (import.meta.url.endsWith('.ts'))
-    return { file: new URL('./imageWorker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
-  // The built core: electron-vite emits the worker as a file of its own and answers its path.
-  return { file: (await import('./imageWorker?modulePath')).default };
+    return { file: fileURLToPath(new URL('./imageWorker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+  // The built core: electron-vite emits the reader as a file of its own and answers its path.
+  return { file: (await import('./imageWorker?modulePath')).default, execArgv: [] };
 }
 
-/**
- * One thread per process that loads sharp and then only waits, for as long as the process runs: sharp's libraries
- * stay loaded while reader threads come and go (on glibc, a library unloaded with the last thread that used it and
- * loaded again by the next one can crash the process), and the core's own thread never loads them (that took 60–70 ms
- * of the event loop at a first photo, a wait every call and push shared). Started at the first photo, not at start.
- */
-let keeper: Promise<Awaited<ReturnType<typeof workerScript>>> | null = null;
-
-function keepSharpLoaded(): Promise<Awaited<ReturnType<typeof workerScript>>> {
-  keeper ??= workerScript().then(
-    (script) =>
-      new Promise((resolve, reject) => {
-        const w = new Worker(script.file, {
-          ...(script.execArgv ? { execArgv: script.execArgv } : {}),
-          workerData: { keeper: true },
-          resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2, stackSizeMb: 1 },
-        });
-        w.unref();
-        w.once('message', () => resolve(script));
-        w.once('error', (error) => {
-          keeper = null;
-          reject(error);
-        });
-        w.once('exit', (code) => {
-          keeper = null;
-          reject(new Error(`the thread that holds sharp stopped (${code})`));
-        });
-      }),
-  );
-  return keeper;
-}
+/** What V8 prints when a process's JavaScript heap reached its cap (the process then aborts). */
+const HEAP_OUT_OF_MEMORY = /heap out of memory/i;
 
 interface Pending {
   id: number;
@@ -66,12 +39,22 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** The reader's process while it runs: whether it said it is ready, and the end of what it wrote to stderr. */
+interface Running {
+  child: ChildProcess;
+  ready: boolean;
+  stderr: string;
+}
+
 /**
- * Image files from outside (an owner's photo, an image Su holds) are decoded on a thread of their own, one file at a
- * time, never on the core's thread: a file that takes too long or too much memory costs its own refusal and nothing
- * else (the listener, the calls and the other photos go on). The thread's JavaScript heap is capped
- * (`resourceLimits`), each file has a deadline, and what the pixels may cost is checked from the header first
- * (imageJobs.ts); a thread that failed or ran late is let go and the next file gets a new one.
+ * Image files from outside (an owner's photo, an image Su holds) are decoded in a process of its own, one file at a
+ * time, never in the core's process: a file that takes too long or too much memory costs its own refusal and nothing
+ * else (the listener, the calls and the other photos go on), and the memory libvips used goes back to the system when
+ * the process ends, a few seconds after the last file of a batch (glibc keeps the memory its threads freed for
+ * later: in the core's process a few photos left it ~250 MiB larger for good). The process's JavaScript heap is
+ * capped, its allocator keeps two arenas (MALLOC_ARENA_MAX), each file has a deadline, and what the pixels may cost
+ * is checked from the header first (imageJobs.ts); a process that failed or ran late is killed and the next file gets
+ * a new one. sharp and libvips are loaded only there, never in the core.
  */
 export function createImageReader(options: ImageReaderOptions = {}) {
   const deadlineMs = options.deadlineMs ?? 30_000;
@@ -79,25 +62,24 @@ export function createImageReader(options: ImageReaderOptions = {}) {
   const idleMs = options.idleMs ?? 15_000;
   const queue: Pending[] = [];
   let current: { pending: Pending; timer: NodeJS.Timeout } | null = null;
-  let thread: Worker | null = null;
-  let prepared: Promise<Awaited<ReturnType<typeof workerScript>>> | null = null;
+  let running: Running | null = null;
+  let script: Promise<Awaited<ReturnType<typeof readerScript>>> | null = null;
   let idle: NodeJS.Timeout | undefined;
   let nextId = 1;
   let closed = false;
 
-  /** Ends the current thread, if any (a thread still decoding ends once its native call returns). */
+  /** Kills the current process, if any (SIGKILL: it holds nothing to save); answers once it is gone. */
   function letGo(): Promise<void> {
-    const going = thread;
-    thread = null;
-    return going
-      ? going.terminate().then(
-          () => undefined,
-          () => undefined,
-        )
-      : Promise.resolve();
+    const going = running;
+    running = null;
+    if (!going || going.child.exitCode !== null || going.child.signalCode !== null) return Promise.resolve();
+    const gone = new Promise<void>((resolve) => going.child.once('exit', () => resolve()));
+    hold(going, true); // until it is gone: whoever awaits this (close) is not left with an empty event loop
+    going.child.kill('SIGKILL');
+    return gone;
   }
 
-  /** Fails the file being read and lets its thread go; the next file gets a new thread. */
+  /** Fails the file being read and kills its process; the next file gets a new process. */
   function fail(reason: string) {
     if (!current) return;
     clearTimeout(current.timer);
@@ -107,35 +89,65 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     next();
   }
 
-  function start(file: string | URL, execArgv: string[] | undefined): Worker {
-    const w = new Worker(file, {
-      ...(execArgv ? { execArgv } : {}),
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+  /** Keeps the core's process alive while a file is being read, and not for an idle reader. */
+  function hold(r: Running, busy: boolean) {
+    const method = busy ? 'ref' : 'unref';
+    r.child[method]();
+    r.child.channel?.[method]();
+    (r.child.stderr as Socket | null)?.[method](); // a pipe: a socket
+  }
+
+  function send(r: Running) {
+    if (!r.ready || !current || running !== r) return;
+    const { id, job } = current.pending;
+    r.child.send({ id, job }, (error) => {
+      if (error && running === r) fail(`the reader stopped (${error.message})`);
     });
-    w.unref();
-    w.on('message', ({ id, answer }: { id: number; answer: unknown }) => {
-      if (thread !== w || current?.pending.id !== id) return;
+  }
+
+  function start({ file, execArgv }: Awaited<ReturnType<typeof readerScript>>): Running {
+    const child = fork(file, [], {
+      // Electron's binary runs the script as plain Node; in browser mode this is Node itself.
+      execPath: process.execPath,
+      execArgv: [...execArgv, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
+      // glibc reads MALLOC_ARENA_MAX when the process starts: two arenas instead of one per thread that decoded.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', MALLOC_ARENA_MAX: '2' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    const r: Running = { child, ready: false, stderr: '' };
+    // What it writes still shows where the core's own output goes; the end is kept to tell why it stopped.
+    child.stderr?.on('data', (data: Buffer) => {
+      process.stderr.write(data);
+      r.stderr = (r.stderr + String(data)).slice(-4096);
+    });
+    child.on('message', (message: { ready?: true; id?: number; answer?: unknown }) => {
+      if (running !== r) return;
+      if (message.ready) {
+        r.ready = true;
+        send(r);
+        return;
+      }
+      if (!current || current.pending.id !== message.id) return;
       clearTimeout(current.timer);
-      current.pending.resolve(answer);
+      current.pending.resolve(message.answer);
       current = null;
       next();
     });
-    w.on('error', (error: Error & { code?: string }) => {
-      if (thread !== w) return;
+    child.on('error', (error) => {
+      if (running !== r) return;
+      running = null;
+      fail(`the reader could not start (${error.message})`);
+    });
+    // A process that ends by itself (rather than being killed here) takes the file it was reading with it.
+    child.on('exit', () => {
+      if (running !== r) return;
+      running = null;
       fail(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? 'reading it needed more memory than a photo does'
-          : `the reader stopped (${error.message})`,
+        HEAP_OUT_OF_MEMORY.test(r.stderr) ? 'reading it needed more memory than a photo does' : 'the reader stopped',
       );
-      void w.terminate();
     });
-    // A thread that ends by itself (rather than being let go) takes the file it was reading with it.
-    w.on('exit', () => {
-      if (thread !== w) return;
-      thread = null;
-      fail('the reader stopped');
-    });
-    return w;
+    return r;
   }
 
   function next() {
@@ -143,6 +155,7 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     const pending = queue.shift();
     if (!pending) {
       clearTimeout(idle);
+      if (running) hold(running, false);
       idle = setTimeout(() => void letGo(), idleMs).unref();
       return;
     }
@@ -152,16 +165,16 @@ export function createImageReader(options: ImageReaderOptions = {}) {
       deadlineMs,
     ).unref();
     current = { pending, timer };
-    // sharp's libraries are loaded by the keeper first, so they stay loaded while reader threads come and go.
-    prepared ??= keepSharpLoaded();
-    prepared.then(
-      ({ file, execArgv }) => {
+    script ??= readerScript();
+    script.then(
+      (found) => {
         if (current?.pending !== pending) return;
-        thread ??= start(file, execArgv);
-        thread.postMessage({ id: pending.id, job: pending.job });
+        running ??= start(found);
+        hold(running, true);
+        send(running);
       },
       (error: unknown) => {
-        prepared = null;
+        script = null;
         fail(`the reader could not start (${String(error)})`);
       },
     );
@@ -180,7 +193,7 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     importPhoto: (job: Omit<ImportJob, 'kind'>) => read<ImportAnswer>({ kind: 'import', ...job }),
     /** A small upright JPEG of an image, or why not. */
     thumbnail: (job: Omit<ThumbnailJob, 'kind'>) => read<ThumbnailAnswer>({ kind: 'thumbnail', ...job }),
-    /** Stops the thread; files still waiting are refused. */
+    /** Kills the process; files still waiting are refused. */
     async close(): Promise<void> {
       closed = true;
       clearTimeout(idle);

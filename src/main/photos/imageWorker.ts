@@ -1,8 +1,7 @@
-// The image reader's thread (started by imageReader.ts): every image file that arrives from outside (an owner's
-// photo, an image Su holds) is decoded here, never on the core's thread. Each job gets one answer; a job that fails
-// here in a way it cannot answer (memory, a crash) ends this thread, and the core refuses that one file.
+// The image reader's process (forked by imageReader.ts): every image file that arrives from outside (an owner's
+// photo, an image Su holds) is decoded here, never in the core's process. Each job gets one answer; a job that fails
+// here in a way it cannot answer (memory, a crash) ends this process, and the core refuses that one file.
 import { readFileSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { exifHasLocation } from './exifLocation';
 import {
@@ -16,7 +15,7 @@ import {
 } from './imageJobs';
 
 // No cache of decoded images (each file is read once) and one libvips thread per image: the core keeps a core of
-// the two a small computer has, and memory goes back as soon as a file is done.
+// the two a small computer has.
 sharp.cache(false);
 sharp.concurrency(1);
 
@@ -85,10 +84,13 @@ async function thumbnail(job: ThumbnailJob): Promise<ThumbnailAnswer> {
   }
 }
 
-parentPort!.on('message', async ({ id, job }: { id: number; job: ImageJob }) => {
-  // The answer's bytes are copied to the core (sharp's buffers cannot be handed over): a few MB at most.
-  parentPort!.postMessage({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
+process.on('message', async ({ id, job }: { id: number; job: ImageJob }) => {
+  // The answer's bytes are copied to the core over the IPC channel: a few MB at most.
+  process.send!({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
 });
 
-// The keeper (imageReader.ts) only holds sharp loaded: it says so once sharp is, and then waits for nothing.
-if ((workerData as { keeper?: boolean } | null)?.keeper) parentPort!.postMessage({ keeper: 'ready' });
+// The core gone (its channel closed), this process has nothing left to do.
+process.on('disconnect', () => process.exit(0));
+
+// sharp is loaded (by the imports above) and jobs are listened for: the core sends the first file now.
+process.send!({ ready: true });

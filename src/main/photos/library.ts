@@ -152,7 +152,7 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
         if (upload.received !== upload.bytes)
           throw unreadable(upload.fileName, `only ${upload.received} of its ${upload.bytes} bytes arrived.`);
         const input = readFileSync(staged);
-        // The file is read on the reader's thread, never here: see imageReader.ts.
+        // The file is read in the reader's process, never here: see imageReader.ts.
         let answer: ImportAnswer;
         try {
           answer = await reader.importPhoto({ path: staged, longEdge: UPLOAD_LONG_EDGE, thumbEdge: THUMB_EDGE });

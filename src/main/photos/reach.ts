@@ -75,7 +75,7 @@ const REFUSED: Record<ImageRefusal['why'], string> = {
   undecodable: 'its data cannot be decoded (it may be damaged).',
 };
 
-/** A small JPEG of an image Su holds, as a data: URL, made on the image reader's thread (imageReader.ts). */
+/** A small JPEG of an image Su holds, as a data: URL, made in the image reader's process (imageReader.ts). */
 export async function smallJpeg(reader: ImageReader, bytes: Buffer): Promise<string> {
   const unreadable = (why: string) =>
     new AppFailure({ code: ErrorCode.Validation, message: `Su’s copy of this image cannot be shown: ${why}` });
