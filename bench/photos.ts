@@ -2,11 +2,13 @@
 // data folder on the demo; its RSS idle, then 4 large photos added through the same calls the Photos screen makes
 // (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks as base64, photos.addFinish): one after another, then 4 at
 // once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new message to the push
-// listener) are sent and each one's answer is timed, and the core's RSS is sampled. The photos: a 16000×16000 PNG of
-// a few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs of camera-like detail.
-// The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the peak RSS over the idle core.
+// listener) are sent and each one's answer is timed, and the RSS of the core and of its image reader process (its
+// child, found in /proc) is sampled. The photos: a 16000×16000 PNG of a few KB (a decompression bomb: refused from its
+// header) and three 24-megapixel JPEGs of camera-like detail. After the imports the probes go on until the reader
+// process ended (it does after 15 s without a file) and 3 s more: is the core back near its idle RSS?
+// The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the core's peak RSS over idle.
 // Run: npm run bench:photos   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -28,6 +30,43 @@ const MiB = (kib: number) => `${mib(kib).toFixed(0)} MiB`;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
+
+/** The processes a process started, and theirs (the core's image reader), from /proc. */
+function descendants(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** The summed RSS and peak RSS (VmHWM) of a process's descendants that run, in KiB (0 when there are none). */
+function childMemory(pid: number): { rss: number; peak: number; count: number } {
+  let rss = 0;
+  let peak = 0;
+  let count = 0;
+  for (const child of descendants(pid)) {
+    try {
+      const m = memory(child);
+      if (Number.isNaN(m.rss)) continue; // a zombie: ended, not yet reaped
+      rss += m.rss;
+      peak += m.peak;
+      count++;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return { rss, peak, count };
+}
 
 interface Photo {
   name: string;
@@ -84,13 +123,19 @@ async function addPhoto(app: Started, photo: Photo) {
   return { name: photo.name, ok: answer.ok, ms: performance.now() - t };
 }
 
-/** Every 20 ms a call and a push, each timed from its send to its answer; the core's RSS sampled meanwhile. */
+/**
+ * Every 20 ms a call and a push, each timed from its send to its answer; the RSS of the core, of its reader process
+ * and of both together sampled meanwhile (with the reader's own peak, VmHWM, while it runs).
+ */
 function probe(app: Started) {
   const push = JSON.parse(fixtureText('push-message-244.json')) as Record<string, unknown>;
   const auth = `Basic ${Buffer.from(`${PUSH_USER}:${PUSH_PASSWORD}`).toString('base64')}`;
   const calls: number[] = [];
   const pushes: number[] = [];
   const rss: number[] = [];
+  const reader: number[] = [];
+  const both: number[] = [];
+  let readerPeak = 0;
   let failures = 0;
   let n = 0;
   const timed = async (into: number[], send: () => Promise<unknown>) => {
@@ -103,7 +148,12 @@ function probe(app: Started) {
     }
   };
   const timer = setInterval(() => {
-    rss.push(memory(app.child.pid!).rss);
+    const core = memory(app.child.pid!).rss;
+    const children = childMemory(app.child.pid!);
+    rss.push(core);
+    reader.push(children.rss);
+    both.push(core + children.rss);
+    readerPeak = Math.max(readerPeak, children.peak);
     void timed(calls, () => app.call('app.info'));
     void timed(pushes, async () => {
       const response = await fetch(app.pushUrl!, {
@@ -120,7 +170,7 @@ function probe(app: Started) {
     async stop() {
       clearInterval(timer);
       await sleep(500);
-      return { calls, pushes, rss, failures };
+      return { calls, pushes, rss, reader, both, readerPeak, failures };
     },
   };
 }
@@ -151,6 +201,15 @@ async function main() {
     ownLoop.disable();
     const peakHwm = memory(app.child.pid!).peak;
 
+    // After: the same probes until the reader process ended (its idle time), then 3 s more.
+    const after = probe(app);
+    const importsEnded = performance.now();
+    while (childMemory(app.child.pid!).count > 0 && performance.now() - importsEnded < 60_000) await sleep(100);
+    const readerGoneAfter = childMemory(app.child.pid!).count > 0 ? null : performance.now() - importsEnded;
+    await sleep(3000);
+    const settled = await after.stop();
+    const afterRss = median(settled.rss.slice(-Math.floor(2000 / PROBE_EVERY_MS)));
+
     const adds = [...serialAdds, ...parallelAdds];
     const expected = (name: string) => !name.startsWith('bomb');
     const wrong = adds.filter((a) => a.ok !== expected(a.name));
@@ -162,8 +221,13 @@ async function main() {
     const longest = Math.max(...phases.flatMap(({ m }) => [...m.calls, ...m.pushes]));
     const peak = Math.max(...phases.flatMap(({ m }) => m.rss));
     const ratio = peak / idleRss;
+    const readerPeak = Math.max(...phases.map(({ m }) => m.readerPeak));
+    const readerRss = Math.max(...phases.flatMap(({ m }) => m.reader));
+    const bothPeak = Math.max(...phases.flatMap(({ m }) => m.both));
+    const backNearIdle = afterRss - idleRss <= 30 * 1024;
     const row = ({ label, m, adds: a }: (typeof phases)[number]) =>
-      `| ${label} | ${MiB(Math.max(...m.rss))} (+${MiB(Math.max(...m.rss) - idleRss)}) | ${ms(Math.max(...m.calls))} (median ${ms(median(m.calls))}, 99th ${ms(p99(m.calls))}, ${m.calls.length} calls) | ${ms(Math.max(...m.pushes))} (median ${ms(median(m.pushes))}, 99th ${ms(p99(m.pushes))}, ${m.pushes.length} pushes) | ${a.map((x) => `${x.name.split('-')[0]} ${(x.ms / 1000).toFixed(1)} s`).join(', ')} |`;
+      `| ${label} | ${MiB(Math.max(...m.rss))} (+${MiB(Math.max(...m.rss) - idleRss)}) | ${MiB(Math.max(...m.reader))} (VmHWM ${MiB(m.readerPeak)}) | +${MiB(Math.max(...m.both) - idleRss)} | ${ms(Math.max(...m.calls))} (median ${ms(median(m.calls))}, 99th ${ms(p99(m.calls))}, ${m.calls.length} calls) | ${ms(Math.max(...m.pushes))} (median ${ms(median(m.pushes))}, 99th ${ms(p99(m.pushes))}, ${m.pushes.length} pushes) | ${a.map((x) => `${x.name.split('-')[0]} ${(x.ms / 1000).toFixed(1)} s`).join(', ')} |`;
+    const readerLine = `core's peak over idle +${MiB(peak - idleRss)}; reader process's peak ${MiB(readerRss)} (VmHWM ${MiB(readerPeak)}); core + reader at most +${MiB(bothPeak - idleRss)} over the idle core; ${readerGoneAfter === null ? 'the reader process still ran 60 s after the imports' : `the reader process ended ${(readerGoneAfter / 1000).toFixed(1)} s after the imports`}, and 3 s later the core was at ${MiB(afterRss)} (+${MiB(afterRss - idleRss)} over idle: ${backNearIdle ? 'back near idle' : 'NOT back near idle'}, within 30 MiB or not)`;
     const last = `longest wait during imports = ${ms(longest)} (goal ≤ ${GOAL_MS} ms); peak / idle RSS = ${ratio.toFixed(2)} (+${MiB(peak - idleRss)}, goal ≤ +150 MiB)`;
     const markdown = `## Photo imports beside calls and pushes (\`npm run bench:photos\`)
 
@@ -171,18 +235,21 @@ ${machineLine()}; load average ${LOAD_AT_START} at the start, ${loadavg()[0]!.to
 (\`node out/main/web.js\`, a temp data folder, the demo), 6 s after its start. The photos: ${photos.map((p) => `${p.name} (${(p.bytes.length / 1024 / 1024).toFixed(1)} MB)`).join(', ')};
 each added through the Photos screen's calls (\`photos.addStart\`, ${PHOTO_CHUNK_BYTES / 1024} KiB chunks as base64, \`photos.addFinish\`; the bomb is refused, the
 JPEGs are added), one after another and then 4 at once. Every ${PROBE_EVERY_MS} ms meanwhile: \`app.info\` over /api/call and a new message
-pushed to the listener, each timed from its send to its answer, and the core's RSS read from /proc. Idle: the same
+pushed to the listener, each timed from its send to its answer, and the RSS of the core and of its image reader process
+(the core's child, where sharp decodes; summed over its descendants) read from /proc. Idle: the same
 probes for 4 s before the imports (calls: median ${ms(median(idle.calls))}, longest ${ms(Math.max(...idle.calls))}; pushes: median ${ms(median(idle.pushes))}, longest ${ms(Math.max(...idle.pushes))}).
 The benchmark's own event loop lagged at most ${ms(ownLoop.max / 1e6)} (a late probe of its own would count against the core).
 
-| imports | peak RSS (over idle ${MiB(idleRss)}) | longest call | longest push | each add (start → finish answered) |
-| --- | --- | --- | --- | --- |
+| imports | core's peak RSS (over idle ${MiB(idleRss)}) | reader process's peak RSS | core + reader, over the idle core | longest call | longest push | each add (start → finish answered) |
+| --- | --- | --- | --- | --- | --- | --- |
 ${phases.map(row).join('\n')}
 
-Peak RSS of the whole run (VmHWM, the start included): ${MiB(peakHwm)}. Probes that failed: ${one.failures + four.failures}.
+Peak RSS of the core in the whole run (VmHWM, the start included): ${MiB(peakHwm)}. Probes that failed: ${one.failures + four.failures + settled.failures}.
+${readerLine}.
 **${last}.**`;
     writeSection('photos', markdown);
     console.log(markdown);
+    console.log(readerLine);
     console.log(last);
   } finally {
     await app.stop();
