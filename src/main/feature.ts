@@ -42,7 +42,7 @@ export interface CoreContext extends HostContext {
   call: ContractCaller;
   /** What an earlier feature of the list provides (its `provides`); a later one throws: reorder the list. */
   use<F extends AnyFeature>(feature: F): Provided<F>;
-  /** The host's options (`demo`, `intakeEnv`, `notifier`, `loginItems`, `tunnelProvider`: see each feature). */
+  /** The host's options (`demo`, `intakeEnv`, `notifier`, `loginItems`, `tunnelProvider`, `imageProcess`: see each feature). */
   options: CoreOptions;
   /**
    * Every feature's outbox kinds and delivery filers, gathered by the core as each feature is built. Only the

@@ -7,6 +7,7 @@ import type { OutboxItem } from '../outbox/types';
 import { ratesFeature } from '../rates/feature';
 import { photosHandlers } from './handlers';
 import { createImageReader } from './imageReader';
+import type { StartReaderProcess } from './readerProcess';
 import { createPhotoFiles } from './library';
 import { createMediaLinks } from './media';
 import { PHOTOS_MIGRATIONS } from './migrations';
@@ -29,8 +30,9 @@ export const photosFeature = defineFeature({
     const intake = context.use(intakeFeature);
     const rates = context.use(ratesFeature);
     const changed = (hotelId: string) => events.emit('photos.changed', { hotelId });
-    // Every image file from outside is read in a process of its own (imageReader.ts).
-    const reader = createImageReader();
+    // Every image file from outside is read in a process of its own (imageReader.ts), started as the host says
+    // (`imageProcess`: the Electron host's utilityProcess; a Node child process otherwise).
+    const reader = createImageReader({ startProcess: context.options.imageProcess as StartReaderProcess | undefined });
     const files = createPhotoFiles(context.dataDir, reader);
     const media = createMediaLinks({
       database,

@@ -1,8 +1,7 @@
 /// <reference types="electron-vite/node" />
-import { fork, type ChildProcess } from 'node:child_process';
-import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ImageJob, ImportAnswer, ImportJob, ThumbnailAnswer, ThumbnailJob } from './imageJobs';
+import { forkReaderProcess, type ReaderProcess, type StartReaderProcess } from './readerProcess';
 
 /** Why the reader could not answer for a file: its process ran out of time or memory, or stopped. */
 export class ImageReadFailure extends Error {
@@ -18,6 +17,8 @@ export interface ImageReaderOptions {
   heapMb?: number;
   /** How long the process is kept after its last file (a batch of photos reuses it). */
   idleMs?: number;
+  /** How the host starts the reader's process (Electron's utilityProcess; a Node child process by default). */
+  startProcess?: StartReaderProcess;
 }
 
 /** Where the reader process runs from: the built script beside the bundle, or the TypeScript source under tsx. */
@@ -41,7 +42,7 @@ interface Pending {
 
 /** The reader's process while it runs: whether it said it is ready, and the end of what it wrote to stderr. */
 interface Running {
-  child: ChildProcess;
+  process: ReaderProcess;
   ready: boolean;
   stderr: string;
 }
@@ -60,6 +61,7 @@ export function createImageReader(options: ImageReaderOptions = {}) {
   const deadlineMs = options.deadlineMs ?? 30_000;
   const heapMb = options.heapMb ?? 64;
   const idleMs = options.idleMs ?? 15_000;
+  const startProcess = options.startProcess ?? forkReaderProcess;
   const queue: Pending[] = [];
   let current: { pending: Pending; timer: NodeJS.Timeout } | null = null;
   let running: Running | null = null;
@@ -68,15 +70,14 @@ export function createImageReader(options: ImageReaderOptions = {}) {
   let nextId = 1;
   let closed = false;
 
-  /** Kills the current process, if any (SIGKILL: it holds nothing to save); answers once it is gone. */
+  /** Kills the current process, if any; answers once it is gone. */
   function letGo(): Promise<void> {
     const going = running;
     running = null;
-    if (!going || going.child.exitCode !== null || going.child.signalCode !== null) return Promise.resolve();
-    const gone = new Promise<void>((resolve) => going.child.once('exit', () => resolve()));
-    hold(going, true); // until it is gone: whoever awaits this (close) is not left with an empty event loop
-    going.child.kill('SIGKILL');
-    return gone;
+    if (!going || going.process.gone) return Promise.resolve();
+    going.process.hold(true); // until it is gone: whoever awaits this (close) is not left with an empty event loop
+    going.process.kill();
+    return going.process.exited;
   }
 
   /** Fails the file being read and kills its process; the next file gets a new process. */
@@ -89,64 +90,59 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     next();
   }
 
-  /** Keeps the core's process alive while a file is being read, and not for an idle reader. */
-  function hold(r: Running, busy: boolean) {
-    const method = busy ? 'ref' : 'unref';
-    r.child[method]();
-    r.child.channel?.[method]();
-    (r.child.stderr as Socket | null)?.[method](); // a pipe: a socket
-  }
-
   function send(r: Running) {
     if (!r.ready || !current || running !== r) return;
     const { id, job } = current.pending;
-    r.child.send({ id, job }, (error) => {
-      if (error && running === r) fail(`the reader stopped (${error.message})`);
-    });
+    r.process.send({ id, job });
   }
 
   function start({ file, execArgv }: Awaited<ReturnType<typeof readerScript>>): Running {
-    const child = fork(file, [], {
-      // Electron's binary runs the script as plain Node; in browser mode this is Node itself.
-      execPath: process.execPath,
-      execArgv: [...execArgv, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
-      // glibc reads MALLOC_ARENA_MAX when the process starts: two arenas instead of one per thread that decoded.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', MALLOC_ARENA_MAX: '2' },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-    });
-    const r: Running = { child, ready: false, stderr: '' };
-    // What it writes still shows where the core's own output goes; the end is kept to tell why it stopped.
-    child.stderr?.on('data', (data: Buffer) => {
-      process.stderr.write(data);
-      r.stderr = (r.stderr + String(data)).slice(-4096);
-    });
-    child.on('message', (message: { ready?: true; id?: number; answer?: unknown }) => {
-      if (running !== r) return;
-      if (message.ready) {
-        r.ready = true;
-        send(r);
-        return;
-      }
-      if (!current || current.pending.id !== message.id) return;
-      clearTimeout(current.timer);
-      current.pending.resolve(message.answer);
-      current = null;
-      next();
-    });
-    child.on('error', (error) => {
-      if (running !== r) return;
-      running = null;
-      fail(`the reader could not start (${error.message})`);
-    });
-    // A process that ends by itself (rather than being killed here) takes the file it was reading with it.
-    child.on('exit', () => {
-      if (running !== r) return;
-      running = null;
-      fail(
-        HEAP_OUT_OF_MEMORY.test(r.stderr) ? 'reading it needed more memory than a photo does' : 'the reader stopped',
-      );
-    });
+    const r: Running = { process: null as unknown as ReaderProcess, ready: false, stderr: '' };
+    r.process = startProcess(
+      {
+        file,
+        execArgv: [...execArgv, `--max-old-space-size=${heapMb}`, '--max-semi-space-size=8'],
+        // glibc reads MALLOC_ARENA_MAX when the process starts: two arenas instead of one per thread that decoded.
+        env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      },
+      {
+        // What it writes still shows where the core's own output goes; the end is kept to tell why it stopped.
+        stderr(text) {
+          process.stderr.write(text);
+          r.stderr = (r.stderr + text).slice(-4096);
+        },
+        message(message) {
+          const m = message as { ready?: true; id?: number; answer?: unknown };
+          if (running !== r) return;
+          if (m.ready) {
+            r.ready = true;
+            send(r);
+            return;
+          }
+          if (!current || current.pending.id !== m.id) return;
+          clearTimeout(current.timer);
+          current.pending.resolve(m.answer);
+          current = null;
+          next();
+        },
+        error(error) {
+          if (running !== r) return;
+          running = null;
+          r.process.kill();
+          fail(`the reader stopped (${error.message})`);
+        },
+        // A process that ends by itself (rather than being killed here) takes the file it was reading with it.
+        exit() {
+          if (running !== r) return;
+          running = null;
+          fail(
+            HEAP_OUT_OF_MEMORY.test(r.stderr)
+              ? 'reading it needed more memory than a photo does'
+              : 'the reader stopped',
+          );
+        },
+      },
+    );
     return r;
   }
 
@@ -155,7 +151,7 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     const pending = queue.shift();
     if (!pending) {
       clearTimeout(idle);
-      if (running) hold(running, false);
+      running?.process.hold(false);
       idle = setTimeout(() => void letGo(), idleMs).unref();
       return;
     }
@@ -170,7 +166,7 @@ export function createImageReader(options: ImageReaderOptions = {}) {
       (found) => {
         if (current?.pending !== pending) return;
         running ??= start(found);
-        hold(running, true);
+        running.process.hold(true);
         send(running);
       },
       (error: unknown) => {

@@ -84,13 +84,26 @@ async function thumbnail(job: ThumbnailJob): Promise<ThumbnailAnswer> {
   }
 }
 
-process.on('message', async ({ id, job }: { id: number; job: ImageJob }) => {
-  // The answer's bytes are copied to the core over the IPC channel: a few MB at most.
-  process.send!({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
-});
+/** Electron's utility process talks through `process.parentPort`; a Node child process through `process.send`. */
+const parentPort = (
+  process as NodeJS.Process & {
+    parentPort?: { on(event: 'message', fn: (e: { data: unknown }) => void): void; postMessage(m: unknown): void };
+  }
+).parentPort;
+const reply = (message: unknown) => (parentPort ? parentPort.postMessage(message) : process.send!(message));
 
-// The core gone (its channel closed), this process has nothing left to do.
-process.on('disconnect', () => process.exit(0));
+async function answer({ id, job }: { id: number; job: ImageJob }) {
+  // The answer's bytes are copied to the core over the channel: a few MB at most.
+  reply({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
+}
+
+if (parentPort) parentPort.on('message', (e) => void answer(e.data as { id: number; job: ImageJob }));
+else {
+  process.on('message', (m: { id: number; job: ImageJob }) => void answer(m));
+  // The core gone (its channel closed), this process has nothing left to do. (Electron ends a utility process
+  // with the app.)
+  process.on('disconnect', () => process.exit(0));
+}
 
 // sharp is loaded (by the imports above) and jobs are listened for: the core sends the first file now.
-process.send!({ ready: true });
+reply({ ready: true });

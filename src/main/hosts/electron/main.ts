@@ -1,4 +1,4 @@
-import { app, dialog, ipcMain, shell } from 'electron';
+import { app, dialog, ipcMain, shell, utilityProcess } from 'electron';
 import ElectronStore from 'electron-store';
 import { fileURLToPath } from 'node:url';
 import { EVENT_CHANNEL } from '../../../shared/ipcChannels';
@@ -15,6 +15,7 @@ import type { PaymentNotifier } from '../../payments/handlers';
 import { contractCaller } from '../../gateway/dispatcher';
 import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
+import { utilityReaderProcess } from './readerProcess';
 import { safeStorageCodec } from './secretCodec';
 import { electronLoginItems, linuxAutostart, openedAtLogin } from './loginItems';
 import { createTray, showNativeNotification } from './tray';
@@ -116,6 +117,8 @@ async function start(): Promise<void> {
       intakeEnv: config.intake,
       mailboxEnv: config.mailbox,
       notifier,
+      // Photos are read in a utility process: the installed binary cannot be forked as Node (its RunAsNode fuse).
+      imageProcess: utilityReaderProcess((...args) => utilityProcess.fork(...args)),
       // "Start Innkeeper when I log in" registers only the installed app (a dev run would start a bare Electron).
       ...(app.isPackaged
         ? {
