@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MailboxHealth } from '../../receiving/mailboxProtocol';
 import { generateDeviceKeyPair } from '../../receiving/sealing';
-import { whileOffText, type MailboxStatus, type MailboxWhileOff } from '../../shared/mailbox';
+import type { MailboxStatus } from '../../shared/mailbox';
 import { AppFailure, ErrorCode, errorText } from '../../shared/result';
 import type { Secrets } from '../config/secrets';
 import type { Settings } from '../config/settings';
@@ -10,7 +10,9 @@ import type { Database } from '../db/database';
 import type { DeliveryCredentials } from '../../receiving/basicAuth';
 import type { GroupOutcome } from '../intake/ingest';
 import { startCollector, type Collected, type Collector } from './collector';
-import { MailboxRefusal, MailboxUnreachable, mailboxClient } from './mailboxClient';
+import { catchUpRecord } from './catchUpRecord';
+import { mailboxClient } from './mailboxClient';
+import { pairingFailure } from './pairingWords';
 
 /** SECURITY: the device's private key and its credential at the mailbox live in the secrets, nowhere else. */
 export const PRIVATE_KEY_SECRET = 'mailbox.privateKey';
@@ -54,48 +56,6 @@ export interface MailboxServiceDeps {
   deviceName?: string;
 }
 
-const failure = (message: string, field?: 'url' | 'code', retryable = false) =>
-  new AppFailure({
-    code: field ? ErrorCode.Validation : ErrorCode.Network,
-    message,
-    ...(field ? { field, fields: { [field]: message } } : {}),
-    retryable,
-  });
-
-const MAKE_A_NEW_CODE = 'Make a new one on the mailbox (npm run mailbox -- pair) and enter it here.';
-
-/** Why a pairing did not happen, in the owner's words, next to the field to change. */
-function pairingFailure(error: unknown, url: string): AppFailure {
-  if (error instanceof MailboxRefusal) {
-    switch (error.code) {
-      case 'pairing_code_wrong': {
-        const left = typeof error.body.triesLeft === 'number' ? error.body.triesLeft : null;
-        const tries =
-          left === null ? '' : left > 0 ? ` ${left} more ${left === 1 ? 'try' : 'tries'} before it stops working.` : '';
-        return failure(`This pairing code is not right: check it where the mailbox printed it.${tries}`, 'code');
-      }
-      case 'pairing_locked':
-        return failure(
-          `This pairing code no longer works: it was entered wrong too many times. ${MAKE_A_NEW_CODE}`,
-          'code',
-        );
-      case 'pairing_code_expired':
-        return failure(
-          `This pairing code has expired or was already used (a code works once, for 15 minutes). ${MAKE_A_NEW_CODE}`,
-          'code',
-        );
-      default:
-        if (error.body.field === 'code') return failure(error.message, 'code');
-        return failure(`The mailbox at ${url} refused to pair: ${error.message}`, 'url');
-    }
-  }
-  if (error instanceof MailboxUnreachable)
-    return error.notAMailbox
-      ? failure(`Innkeeper reached ${url}, but ${error.message}: is this the mailbox’s address?`, 'url')
-      : failure(`Innkeeper could not reach the mailbox at ${url}: ${error.message}.`, 'url', true);
-  return failure(`Pairing with the mailbox failed: ${errorText(error)}`, 'url', true);
-}
-
 /**
  * This computer's side of the mailbox: pairing (a key pair made here, the public half and Su's credentials given
  * to the mailbox, a device credential back), collecting while paired (`collector.ts`), the mailbox's health, and
@@ -133,69 +93,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     const privateKey = secrets.get(PRIVATE_KEY_SECRET);
     return url && deviceId && token && privateKey ? { url, deviceId, token, privateKey } : null;
   };
-  /** What the last catch-up brought, kept with the position (so that a restart still says it). */
-  const whileOff = (): MailboxWhileOff | null => {
-    const row = database.db
-      .prepare(
-        `SELECT while_off_messages AS messages, while_off_reviews AS reviews, while_off_quarantined AS quarantined,
-                while_off_from AS "from", while_off_to AS "to", while_off_collected_at AS collectedAt
-           FROM mailbox_position WHERE id = 1`,
-      )
-      .get() as Omit<MailboxWhileOff, 'text'> | { collectedAt: null } | undefined;
-    if (!row || row.collectedAt === null) return null;
-    const counts = row as Omit<MailboxWhileOff, 'text'>;
-    return { ...counts, text: whileOffText(counts) };
-  };
-  /**
-   * Keeps what a finished catch-up brought in place of the last one (when it brought anything), and ends the
-   * unfinished one (`db`: inside the transaction that filed its last group).
-   */
-  const saveWhileOff = (db: Database['db'], collected: Collected) => {
-    if (collected.messages + collected.reviews + collected.quarantined > 0)
-      db.prepare(
-        `UPDATE mailbox_position SET while_off_messages = ?, while_off_reviews = ?, while_off_quarantined = ?,
-                while_off_from = ?, while_off_to = ?, while_off_collected_at = ? WHERE id = 1`,
-      ).run(
-        collected.messages,
-        collected.reviews,
-        collected.quarantined,
-        collected.from ?? deps.now(),
-        collected.to ?? deps.now(),
-        deps.now(),
-      );
-    saveCatching(db, null);
-  };
-  /** What an unfinished catch-up filed so far (null: none is unfinished). */
-  const saveCatching = (db: Database['db'], so: Collected | null) =>
-    db
-      .prepare(
-        `UPDATE mailbox_position SET catching_messages = ?, catching_reviews = ?, catching_quarantined = ?,
-                catching_from = ?, catching_to = ? WHERE id = 1`,
-      )
-      .run(so?.messages ?? null, so?.reviews ?? null, so?.quarantined ?? null, so?.from ?? null, so?.to ?? null);
-  const catching = (): Collected => {
-    const row = database.db
-      .prepare(
-        `SELECT catching_messages AS messages, catching_reviews AS reviews, catching_quarantined AS quarantined,
-                catching_from AS "from", catching_to AS "to" FROM mailbox_position WHERE id = 1`,
-      )
-      .get() as { messages: number | null; reviews: number | null; quarantined: number | null } & Pick<
-      Collected,
-      'from' | 'to'
-    >;
-    return {
-      messages: row?.messages ?? 0,
-      reviews: row?.reviews ?? 0,
-      quarantined: row?.quarantined ?? 0,
-      from: row?.from ?? null,
-      to: row?.to ?? null,
-    };
-  };
-  const position = (): number =>
-    (
-      database.db.prepare('SELECT position FROM mailbox_position WHERE id = 1').get() as
-        { position: number } | undefined
-    )?.position ?? 0;
+  const { whileOff, saveWhileOff, saveCatching, catching, position } = catchUpRecord(database, deps.now);
 
   async function readHealth(signal?: AbortSignal): Promise<void> {
     const paired = pairing();
