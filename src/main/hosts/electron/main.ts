@@ -13,6 +13,7 @@ import type { Notifier } from '../../inbox/news';
 import type { NoticeNotifier } from '../../notices/handlers';
 import type { PaymentNotifier } from '../../payments/handlers';
 import { contractCaller } from '../../gateway/dispatcher';
+import { applyEngineFlags } from '../engineFlags';
 import { createContentsGuard } from './contentsGuard';
 import { isAppMainFrame, registerIpcGateway } from './ipcGateway';
 import { utilityReaderProcess } from './readerProcess';
@@ -23,7 +24,9 @@ import { createClosedHint, createQuitFlow } from './trayMenu';
 import { createMainWindow, rendererUrl } from './window';
 import { createWindowKeeper } from './windowKeeper';
 
-// The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core.
+// The Electron host: lifecycle, window, tray, safeStorage and the IPC gateway. Everything else is the core, which
+// runs in this (the main) process, with the engine flags both hosts set.
+applyEngineFlags();
 let core: Core | null = null;
 let quitting = false;
 let windowClosed: () => void = () => undefined;
