@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import type { LoggingFunction, ManualChunkMeta, RollupLog } from 'rollup';
-import { confWithoutSchemasPlugin } from './build/coreBuild';
+import { asciiOnlyPlugin, confWithoutSchemasPlugin } from './build/coreBuild';
 import { primeThemePlugin } from './build/primeTheme';
 
 // zod's sources carry comments Rollup cannot place; the warning is noise, every other warning still shows.
@@ -78,8 +78,9 @@ export default defineConfig({
   main: {
     // The pure-JavaScript dependencies are bundled into the core: loading them file by file (hundreds of small
     // modules, each resolved, read and compiled) was most of the core's start (bench/RESULTS.md, "Core start and
-    // memory"). Native ones (sharp, ngrok) and the Electron-only store stay external.
-    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_CORE }), confWithoutSchemasPlugin()],
+    // memory"). Native ones (sharp, ngrok) and the Electron-only store stay external. The output is ASCII only
+    // (build/coreBuild.ts: V8 keeps each module's source, at two bytes a character if one is outside Latin-1).
+    plugins: [externalizeDepsPlugin({ exclude: BUNDLED_IN_CORE }), confWithoutSchemasPlugin(), asciiOnlyPlugin()],
     build: {
       outDir: 'out/main',
       rollupOptions: {
