@@ -33,7 +33,39 @@ function wasmTierAfterHotCalls(apply: boolean): string {
   return run.stdout.trim();
 }
 
+/**
+ * A fresh Node that (with `apply`) sets the engine flags, allocates for a while, and says its young generation's size
+ * in MiB (it stays at the size it had when the flags were set: 2–4 MiB, after tsx has loaded).
+ */
+function youngGenerationMiBAfterWork(apply: boolean): number {
+  const script = `
+    if (${apply}) (await import(${JSON.stringify(flagsModule)})).applyEngineFlags();
+    const { getHeapSpaceStatistics } = await import('node:v8');
+    const kept = [];
+    for (let round = 0; round < 20; round++) {
+      const rows = [];
+      for (let i = 0; i < 50000; i++) rows.push({ id: i, text: 'message ' + i });
+      kept.push(JSON.stringify(rows.slice(0, 10)));
+    }
+    console.log(getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
+  `;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    cwd: join(import.meta.dirname, '..', '..'),
+  });
+  expect(run.stderr).toBe('');
+  return Number(run.stdout.trim()) / 2 ** 20;
+}
+
 describe("the core's engine flags", () => {
+  it('keep the young generation at its first size after work that allocates a lot', () => {
+    expect(youngGenerationMiBAfterWork(true)).toBeLessThanOrEqual(4);
+  });
+
+  it('(without them, the same work grows it)', () => {
+    expect(youngGenerationMiBAfterWork(false)).toBeGreaterThanOrEqual(16);
+  });
+
   it('keep WebAssembly on its baseline code when set after V8 started, as the hosts set them', () => {
     expect(wasmTierAfterHotCalls(true)).toBe('liftoff');
   });
