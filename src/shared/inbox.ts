@@ -4,9 +4,9 @@ import type { AppError } from './result';
 import { dateSchema } from './su/common';
 import { idArgSchema, noArgs } from './validation';
 import { defineSlice } from './contractSlice';
+import { SEARCH_MAX_LENGTH } from './inboxLimits';
 
-/** The longest search the lists look for; the search field takes no more (a longer paste is cut there, and said). */
-export const SEARCH_MAX_LENGTH = 200;
+export { SEARCH_MAX_LENGTH };
 
 /** Filters of the thread list. */
 export const threadQuerySchema = z

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { MessagingChannel } from '@shared/channels';
-import { SEARCH_MAX_LENGTH } from '@shared/inbox';
+import { SEARCH_MAX_LENGTH } from '@shared/inboxLimits';
 import type {
   BookingFactsInput,
   Delivery,
