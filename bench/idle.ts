@@ -97,35 +97,34 @@ function bundleKib(): number {
 }
 
 /** What was measured to hold the memory, what changed, what was tried: kept with the figures when the section is rewritten. */
-const NOTE = `Replaced (issue 27, before this benchmark): 213–236 MiB, **3.0–3.3×** a bare Fastify process (72 MiB); idle CPU
-0.05–0.13 % of a core. This benchmark before the change below (2026-11-28 05:43, 20 s idle, load average 1.0–1.3):
-core 228.5 MiB against bare Fastify 72.6 MiB, **3.15×**, of it 152.8 MiB anonymous and 75.7 MiB file-backed; V8's heap
-60.4 MiB (28.4 used).
+const NOTE = `Replaced: the same benchmark earlier on 2026-11-28 (five runs, load 0.0–1.3): the core 132.4–150.5 MiB against
+bare Fastify 72.6–72.8 MiB, **1.83–2.06×**, of it 69–88 MiB anonymous and 62 MiB file-backed; V8's heap 60 MiB
+(new space 32 MiB), external 11.5 MiB; idle CPU 0.10–0.20 %. Before it (05:43): 228.5 MiB, **3.15×**; the issue's
+figure 213–236 MiB, **3.0–3.3×** (the demo's Su drew its seeded photos at every start, loading sharp and libvips into
+the core with eight malloc arenas: the photos are now drawn when first read, \`src/emulator/seedPhotos.ts\`).
 
-What held it: the demo's Su drew its seeded photos 2 s after every start, which loaded sharp into the core's main
-thread, with libvips (10.8 MiB of library resident), four libvips worker threads and three pango/fontconfig threads
-(drawing the SVG's text), each thread with its own malloc arena: eight arenas of 8–16 MiB, about 100 MiB of the
-anonymous memory, held for as long as the core ran, whether or not the owner ever opened Photos. The photos are now drawn
-when something first reads their bytes (the Photos tab, the control API): the idle core does not load sharp at all
-(\`src/emulator/emulator.ts\`, test \`test/emulator/seedPhotos.test.ts\`). The photo worker loaded sharp only on demand already.
+What took it from 1.83–2.06× to 1.50× (three changes, each kept after 3 alternating runs each way, one tab, 40 s):
+- **A V8 worker's malloc arena of 15.7 MiB**, there in most runs: \`strace -f -k\` on its growth showed V8 optimizing
+  WebAssembly, the HTTP parser of Node's own \`fetch\` (undici's llhttp: the mailbox client, the demo's pushes, the
+  control calls). WebAssembly now stays on its baseline compiler (\`--no-wasm-tier-up --no-wasm-dynamic-tiering\`,
+  set by both hosts before the core starts: \`src/main/hosts/engineFlags.ts\`): 132.4–134.9 against 135.8–150.9 MiB.
+- **The core's sources held at two bytes a character**: a single \`’\` or \`…\` makes V8 keep a whole chunk two-byte
+  (the csp, emulator and webApp chunks 2.9, 3.3 and 1.3 MB). The core's build now writes ASCII only, other
+  characters as \`\\uXXXX\` (\`build/coreBuild.ts\`): external memory 11.5 → 8.6 MiB.
+- **V8's young generation**, grown to 16 MiB a semi-space by the start's work and kept touched while idle: it stays
+  at its first size (\`--semi-space-growth-factor=1\`): 110.0–113.8 against 129.5–130.0 MiB. Its cost is more frequent
+  young collections (a loop that only allocates runs 1.4–1.9× slower); bench:push on a quiet machine (19:15–19:23,
+  one run each way): 32 connections 3,392–3,695 req/s with it against 3,014–4,098 without, 1 connection 1,416–1,471
+  against 1,483–1,519 (about 3 % more CPU a push), within the runs' spread at 32. The start did not change measurably.
 
-Tried, not kept: V8's young generation capped (\`--max-semi-space-size=1\`, 2026-11-28, load 1.4): new space 32 → 2 MiB
-of V8's heap but the core's RSS 131.2 MiB against 135.0 MiB without (the semi-space pages were mostly never touched):
-3 %, within the runs' spread, not worth a flag on both hosts (web.js and Electron's utility process). Fewer malloc
-arenas (\`MALLOC_ARENA_MAX=2\`): 145.5 MiB, no better.
-
-What holds the rest (the table above; not attributed further in the time this had): the node binary's pages that
-the core's work touched (its file-backed part against bare Fastify's: sqlite, worker threads, crypto and zlib are parts
-of the binary the bare process never runs); V8's heap (about 19 MiB of old space: the 3.7 MiB of built JavaScript
-loaded at start, the demo's Su with its routes and seeded world among it, and the core's features); in some runs, one malloc arena of 15.7 MiB
-besides the main heap (smaps after 25 s: in 2 runs of 3 it was there, 146.6–147.6 MiB; in the third not, 132.5 MiB):
-another thread's, not the start's \`quick_check\` worker thread (with the check run on the main thread instead, a test
-build, 3 runs of 3 had it, 144.3–147.0 MiB); V8's platform workers (compiling and marking concurrently) or libuv's
-pool are what remains (\`--v8-pool-size=1\`: 132.0 MiB in one run, 1.81×, not enough runs to tell); SQLite's page caches (at most 2 MiB
-per connection by default; the demo's files are far smaller). That arena is why the anonymous part varies by about 20 MiB
-(69–88 MiB; the core 134.3, 135.0, 150.5, 149.4 and 150.2 MiB in five runs of this benchmark on 2026-11-28, 1.83–2.06×). The goal (≤ 1.6×, about 117 MiB here) is still missed by 15–35 MiB; the next steps to measure are
-the demo emulator's share (its chunk is 1.6 MiB of the 3.7 MiB) and whose that arena is. Idle CPU: 0.10–0.20 % of a core in these runs (10 ms ticks over 30 s: one tick is 0.033 %); the core's
-periodic work while idle is the payments and photos checks every 5 s and the uptime heartbeat every 30 s.`;
+What holds the rest: the node binary's pages the core's work touches (code and read-only data 30.3 / 22.7 MiB
+resident against bare Fastify's 28.2 / 14.9: sqlite, crypto, zlib, worker threads), V8's old space (about 19 MiB:
+the 3.7 MiB of built JavaScript and what the core, its features and the demo's Su keep), the main malloc heap (13.4
+MiB) and per-thread arenas of 1–3.5 MiB (V8's compile jobs, OpenSSL on a libuv worker, SQLite's page cache on the
+\`quick_check\` worker). Not tried: loading on first use what an idle demo core never needs (mime-db via axios and
+form-data, libphonenumber's metadata, glob via @fastify/static, pino, ajv). **Idle CPU is over its 0.1 % guard:
+0.133 %** (4 ticks of 10 ms in 30 s); the core's periodic work while idle is the payments and photos checks every 5 s
+and the uptime heartbeat every 30 s, unchanged.`;
 
 async function main() {
   if (process.env.BENCH_NO_BUILD !== '1') {
