@@ -61,7 +61,12 @@ export interface ThreadSummary {
 }
 
 export interface ThreadPage {
+  /**
+   * How many conversations the filters find; with `more`, how many at least (a search counts a little past the
+   * page it was asked for, and says the list goes on).
+   */
   total: number;
+  more: boolean;
   offset: number;
   threads: ThreadSummary[];
 }

@@ -172,7 +172,7 @@ describe('the first screen of a new tab', () => {
     void router.push('/inbox').then(() => (navigated = true));
     await settle();
     expect(navigated).toBe(false); // waiting for the rows
-    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, offset: 0, threads: [] } });
+    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, more: false, offset: 0, threads: [] } });
     await vi.waitFor(() => expect(navigated).toBe(true));
     expect(router.currentRoute.value.name).toBe('inbox');
     restore();
@@ -205,7 +205,7 @@ describe('an address followed while the first screen is drawn', () => {
     // Meanwhile the owner follows a link to the Connection screen (the address changes, the first screen still waits).
     window.location.hash = '#/connection';
     window.dispatchEvent(new Event('hashchange'));
-    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, offset: 0, threads: [] } });
+    fake.pending('inbox.threads')[0]!.answer({ ok: true, value: { total: 0, more: false, offset: 0, threads: [] } });
     await vi.waitFor(() => expect(navigated).toBe(true));
     await vi.waitFor(() => expect(router.currentRoute.value.path).toBe('/connection'));
     restore();

@@ -32,7 +32,12 @@ const row = (id: number, preview: string): ThreadSummary => ({
   hasDraft: false,
 });
 
-const page = (total: number, threads: ThreadSummary[], offset = 0): ThreadPage => ({ total, offset, threads });
+const page = (total: number, threads: ThreadSummary[], offset = 0): ThreadPage => ({
+  total,
+  more: false,
+  offset,
+  threads,
+});
 const ids = (rows: readonly (ThreadSummary | null)[]) => rows.map((r) => r?.id ?? null);
 
 /** The inbox with 150 conversations on screen (two pages: 100 rows and 50). */

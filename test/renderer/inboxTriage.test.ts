@@ -33,7 +33,7 @@ const row = (id: number, over: Partial<ThreadSummary> = {}): ThreadSummary => ({
 
 async function listOf(rows: ThreadSummary[]) {
   const core = installFakeApi({
-    'inbox.threads': () => ok({ total: rows.length, offset: 0, threads: rows }),
+    'inbox.threads': () => ok({ total: rows.length, more: false, offset: 0, threads: rows }),
     'inbox.saveDraft': () => ok({ savedAt: 1 }),
     'inbox.markThreadDone': () => ok(counts(1)),
     'inbox.markThreadUnread': () => ok(counts(1)),

@@ -127,7 +127,7 @@ describe('the shell of a new tab, before its event socket opens', () => {
     awaitEvents(); // browser mode: the client is made, its socket not open yet
     const inbox = useInboxStore();
     const listing = inbox.loadList();
-    core.pending('inbox.threads')[0]!.answer(ok({ total: 0, offset: 0, threads: [] }));
+    core.pending('inbox.threads')[0]!.answer(ok({ total: 0, more: false, offset: 0, threads: [] }));
     await listing;
     const wrapper = mountIt(App, pinia);
     await flushPromises();

@@ -65,7 +65,13 @@ export const inboxFeature = defineFeature({
     return {
       deliveryKinds: INBOX_FILERS,
       outboxKinds,
-      handlers: inboxHandlers({ inbox, replies, news, bookingFacts: createBookingFacts(database.db) }),
+      handlers: inboxHandlers({
+        inbox,
+        replies,
+        news,
+        bookingFacts: createBookingFacts(database.db),
+        beforeSearch: indexer.catchUp,
+      }),
       provides: { inbox, replies },
       stop() {
         news.stop();

@@ -11,10 +11,16 @@ export function inboxHandlers(deps: {
   replies: ReplyService;
   news: InboxNews;
   bookingFacts: BookingFacts;
+  /** Indexes what waits for search a batch at a time, other calls and deliveries let through between batches. */
+  beforeSearch: () => Promise<void>;
 }): HandlerSlice<'inbox'> {
-  const { inbox, replies, news, bookingFacts } = deps;
+  const { inbox, replies, news, bookingFacts, beforeSearch } = deps;
   return {
-    'inbox.threads': (args) => inbox.threads(threadQuerySchema.parse(args)),
+    'inbox.threads': async (args) => {
+      const query = threadQuerySchema.parse(args);
+      if (query.search) await beforeSearch();
+      return inbox.threads(query);
+    },
     'inbox.thread': (args) => inbox.thread(args.id),
     'inbox.markThreadRead': (args) => {
       inbox.markThreadRead(args.id);

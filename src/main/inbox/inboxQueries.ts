@@ -16,6 +16,7 @@ import { conversationValues } from '../../shared/savedReplies';
 import { withCachedStatements } from '../db/statements';
 import { propertyNameSql, threadSearch } from './inboxSearch';
 import { indexBeforeSearch } from './messageIndex';
+import { ID_MASK } from './threadWords';
 import type { ThreadDetailsRow } from './fileMessage';
 import { createReviewQueries, delivery, type DeliveryRow } from './reviewQueries';
 
@@ -120,6 +121,12 @@ function summary(row: ThreadRow): ThreadSummary {
   };
 }
 
+/**
+ * A search counts the conversations it finds up to this many past the page asked for: past that, the answer says
+ * "more" (the list grows as it is scrolled), so a word in most of 100,000 conversations is not counted to the end.
+ */
+export const SEARCH_COUNT_AHEAD = 1000;
+
 const notFound = () =>
   new AppFailure({ code: 'not_found', message: 'This conversation no longer exists.', retryable: false });
 
@@ -149,29 +156,46 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
       }
       if (q.unreadOnly) where.push('t.unread > 0');
       if (q.needsReplyOnly) where.push('t.needs_reply = 1');
-      if (q.search) indexBeforeSearch(db);
-      const search = q.search ? threadSearch(db, q.search) : null;
-      // The count looks up the threads the words found; the page walks the threads newest first (threadSearch).
-      const whereOf = (sql: string | undefined) => {
-        const all = sql === undefined ? where : [...where, sql];
-        return all.length ? `WHERE ${all.join(' AND ')}` : '';
-      };
-      const clause = whereOf(search?.sql);
-      if (search) params.push(...search.params);
       const order = 'ORDER BY t.last_message_at DESC, t.id DESC';
-      const total = (
-        db.prepare(`SELECT count(*) AS n FROM threads t ${whereOf(search?.countSql)}`).get(...params) as { n: number }
-      ).n;
-      // The page's ids first, then their rows: what each row says is worked out for this page only.
-      const ids = db
-        .prepare(`SELECT t.id FROM threads t ${clause} ${order} LIMIT ? OFFSET ?`)
-        .all(...params, q.limit, q.offset) as { id: number }[];
+      const filters = where.map((w) => ` AND ${w}`).join('');
+      let ids: { id: number }[];
+      let total: number;
+      let more = false;
+      if (q.search) {
+        indexBeforeSearch(db);
+        const search = threadSearch(q.search);
+        if (!search || 'nothing' in search) return { total: 0, more: false, offset: q.offset, threads: [] };
+        // The index hands over the conversations it finds in the list's order (threadWords.ts): the page is read
+        // and the count stops a little past it, whatever the number of matches.
+        const from = `FROM thread_search s JOIN threads t ON t.id = (s.rowid & ${ID_MASK})
+                      WHERE thread_search MATCH ?${filters}`;
+        ids = cached
+          .prepare(`SELECT t.id ${from} ORDER BY s.rowid DESC LIMIT ? OFFSET ?`)
+          .all(search.match, ...params, q.limit, q.offset) as { id: number }[];
+        const cap = q.offset + q.limit + SEARCH_COUNT_AHEAD;
+        const n = (
+          cached
+            .prepare(`SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
+            .get(search.match, ...params, cap + 1) as {
+            n: number;
+          }
+        ).n;
+        more = n > cap;
+        total = Math.min(n, cap);
+      } else {
+        const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+        total = (db.prepare(`SELECT count(*) AS n FROM threads t ${clause}`).get(...params) as { n: number }).n;
+        // The page's ids first, then their rows: what each row says is worked out for this page only.
+        ids = db
+          .prepare(`SELECT t.id FROM threads t ${clause} ${order} LIMIT ? OFFSET ?`)
+          .all(...params, q.limit, q.offset) as { id: number }[];
+      }
       const rows = ids.length
         ? (db
             .prepare(`${THREAD_SELECT} WHERE t.id IN (SELECT value FROM json_each(?)) ${order}`)
             .all(JSON.stringify(ids.map((r) => r.id))) as ThreadRow[])
         : [];
-      return { total, offset: q.offset, threads: rows.map(summary) };
+      return { total, more, offset: q.offset, threads: rows.map(summary) };
     },
 
     thread(id: number): ThreadDetail {

@@ -1,10 +1,12 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { propertyNameSql } from './searchMigration';
+import { typedWords } from './threadWords';
 
-// What the inbox's search looks in: the text of messages (message_text) and reviews (search_index), each word a
-// prefix; and who and what a conversation or review is about (thread_facts, review_facts: any part of a guest name,
-// booking number, confirmation code, listing or property name, hotel id). SQLite keeps them current
-// (searchMigration.ts).
+// What the inbox's search looks in. Conversations: one row each in thread_search, the words of their messages (each
+// typed word a prefix) and what they are about (any part of a guest name, booking number, confirmation code,
+// listing or property name, hotel id), in the list's own order (threadWords.ts, threadSearchMigration.ts). Reviews:
+// their texts (search_index, each word a prefix) and what they are about (review_facts, trigrams: any part), kept
+// current by SQLite (searchMigration.ts).
 
 export { propertyNameSql };
 
@@ -42,7 +44,7 @@ export const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\
 const isShort = (word: string) => [...word].length < TRIGRAM;
 
 /** What a word shorter than 3 characters is looked for with in the facts' texts (the trigram index cannot). */
-function shortFacts(db: DatabaseSync, table: 'thread_facts' | 'review_facts', word: string) {
+function shortFacts(db: DatabaseSync, table: 'review_facts', word: string) {
   // LIKE ignores the case of ASCII letters only: other words are compared here, lower-cased as JavaScript does.
   if (/^[\x20-\x7e]*$/.test(word))
     return { sql: `SELECT rowid FROM ${table} WHERE text LIKE ? ESCAPE '\\'`, param: likeTerm(word) };
@@ -56,7 +58,7 @@ function shortFacts(db: DatabaseSync, table: 'thread_facts' | 'review_facts', wo
 function perWord(
   db: DatabaseSync,
   text: string,
-  indexes: { text: string; facts: 'thread_facts' | 'review_facts' },
+  indexes: { text: string; facts: 'review_facts' },
 ): { sql: string; params: SQLInputValue[] }[] {
   return searchWords(text).map((word) => {
     const facts = isShort(word)
@@ -67,28 +69,16 @@ function perWord(
 }
 
 /**
- * The WHERE part keeping the threads a search finds: every word in one of the thread's messages (each word a
- * prefix) or in what the thread is about (any part of it). SQLite does all of it, one lookup per word in each
- * index, and no matching row crosses into JavaScript. For the page (`sql`), the id is written `+t.id` so that SQLite
- * walks the threads newest first and checks each against the words' results (the page is then found without sorting
- * every match); for the count (`countSql`, same params), plain `t.id`, so that SQLite looks up only the threads the
- * words found instead of checking every thread (a rare word among 100,000 conversations: 4.8 → 1.4 ms).
+ * What the conversations' index (thread_search, one row per conversation: threadWords.ts) is asked for a search:
+ * every typed word as a prefix, all of them (a word the index splits, `check-in`, is each of its parts). A word
+ * matches the start of a word of the conversation's messages, or any part of what it is about (its facts are
+ * indexed with their suffixes). Null when nothing was typed; `nothing` when what was typed can match nothing.
  */
-export function threadSearch(
-  db: DatabaseSync,
-  text: string,
-): { sql: string; countSql: string; params: SQLInputValue[] } | null {
+export function threadSearch(text: string): { match: string } | { nothing: true } | null {
   if (!text.trim()) return null;
-  const words = perWord(db, text, {
-    text: 'SELECT rowid >> 32 FROM message_text WHERE message_text MATCH ?',
-    facts: 'thread_facts',
-  });
-  if (!words.length) return { ...NOTHING, countSql: NOTHING.sql };
-  return {
-    sql: words.map((w) => `+t.id IN (${w.sql})`).join(' AND '),
-    countSql: words.map((w) => `t.id IN (${w.sql})`).join(' AND '),
-    params: words.flatMap((w) => w.params),
-  };
+  const terms = searchWords(text).flatMap(typedWords);
+  if (!terms.length) return { nothing: true };
+  return { match: [...new Set(terms.map((t) => t.toLowerCase()))].map(ftsTerm).join(' AND ') };
 }
 
 /** The same for reviews: each word in the review's text or in who and what it is about. */

@@ -2,51 +2,134 @@ import type { DatabaseSync } from 'node:sqlite';
 import { errorText } from '../../shared/result';
 import { immediateTransaction } from '../db/database';
 import { withCachedStatements } from '../db/statements';
-import { messageRowSql } from './searchMigration';
+import { threadFactsWithAddedSql } from './bookingFactsMigration';
+import { addPieces, factSuffixes, piecesOf, rowKey } from './threadWords';
 
-// A new message's text goes into the search index (message_text) in a batch soon after its delivery was acknowledged,
-// not in the delivery's own transaction, where it was about a quarter of filing a delivery (its pages written and
-// synced with the delivery's); in a batch of hundreds it costs 10–20 µs a message. Until then its id waits in
-// message_text_pending, written with the message itself, so a message is never left out, whatever happens between (a
-// crash, a full disk): the next batch, or the next start, indexes it. A search indexes what waits before it looks
+// The search index (thread_search: one row per conversation, threadSearchMigration.ts) is written in batches soon
+// after a group of deliveries was acknowledged, not in the delivery's own transaction, where indexing was about a
+// quarter of filing a delivery. Until then a new message's id waits in message_text_pending, and a conversation
+// whose row is to be written again (its newest message, what it is about, an edited or removed message) waits in
+// thread_search_pending, both written with the change itself, so nothing is ever left out, whatever happens between
+// (a crash, a full disk): the next batch, or the next start, indexes it. A search indexes what waits before it looks
 // (`indexBeforeSearch`), so it always finds every message stored.
+//
+// A conversation's row is written whole each time (the index keys it by its newest message), from its stored
+// pieces and the new messages' ones: the cost of a batch is bounded by the distinct words of the conversations it
+// touches, never by how many messages they hold.
 
 /** How long after a group of deliveries its texts are indexed: later batches are larger (cheaper per message). */
 export const INDEX_DELAY_MS = 250;
-/** At most this many messages per transaction; more wait for the next turn of the event loop. */
+/** At most this many new messages per transaction; more wait for the next turn of the event loop. */
 export const INDEX_BATCH = 2000;
-
 /**
- * Indexes up to `limit` waiting messages, oldest first, in one transaction (or in the caller's, when one is open);
- * returns how many. What it indexes leaves the waiting list in the same transaction.
+ * At most this many conversations read again from all their messages per transaction (after an update of the app,
+ * every conversation): about 0.4 ms each, so a batch holds the core for tens of milliseconds at most.
  */
-export function indexPendingMessages(db: DatabaseSync, limit = Number.MAX_SAFE_INTEGER): number {
+export const REBUILD_BATCH = 100;
+
+/** The work that waits: new messages, and conversations whose row is to be written again. */
+export function waitingToIndex(db: DatabaseSync): { messages: number; threads: number } {
   const cached = withCachedStatements(db);
-  const last = cached
-    .prepare('SELECT max(id) AS id, count(*) AS n FROM (SELECT id FROM message_text_pending ORDER BY id LIMIT ?)')
-    .get(limit) as { id: number | null; n: number };
-  if (last.id === null) return 0;
-  const index = () => {
-    cached
-      .prepare(
-        `INSERT INTO message_text (rowid, text) SELECT ${messageRowSql('m')}, m.body
-           FROM message_text_pending p JOIN messages m ON m.id = p.id WHERE p.id <= ?`,
-      )
-      .run(last.id);
-    cached.prepare('DELETE FROM message_text_pending WHERE id <= ?').run(last.id);
-  };
-  if (db.isTransaction) index();
-  else immediateTransaction(db, index);
-  return last.n;
+  return cached
+    .prepare(
+      `SELECT (SELECT count(*) FROM message_text_pending) AS messages,
+              (SELECT count(*) FROM thread_search_pending) AS threads`,
+    )
+    .get() as { messages: number; threads: number };
 }
 
 /**
- * Before a search: every message stored is indexed, so the search finds it. When that fails (a full disk), the
- * search still runs and misses only the messages still waiting.
+ * Indexes up to `limit` waiting messages, oldest first, and up to {@link REBUILD_BATCH} waiting conversations, in one
+ * transaction (or in the caller's, when one is open); returns how many of each it indexed. What it indexes leaves
+ * the waiting lists in the same transaction.
+ */
+export function indexPendingMessages(
+  db: DatabaseSync,
+  limit = Number.MAX_SAFE_INTEGER,
+  threadLimit = REBUILD_BATCH,
+): { messages: number; threads: number } {
+  const cached = withCachedStatements(db);
+  const index = () => {
+    const messages = cached
+      .prepare(
+        `SELECT p.id, m.thread_id, m.body FROM message_text_pending p JOIN messages m ON m.id = p.id
+         ORDER BY p.id LIMIT ?`,
+      )
+      .all(limit) as { id: number; thread_id: number; body: string }[];
+    const marked = cached
+      .prepare('SELECT thread_id, rebuild FROM thread_search_pending ORDER BY thread_id LIMIT ?')
+      .all(threadLimit) as { thread_id: number; rebuild: number }[];
+    // Per conversation: the new messages' pieces, and whether all its messages are to be read again.
+    const touched = new Map<number, { pieces: Map<string, string>; rebuild: boolean }>();
+    const of = (id: number) => {
+      let t = touched.get(id);
+      if (!t) touched.set(id, (t = { pieces: new Map(), rebuild: false }));
+      return t;
+    };
+    for (const m of messages) addPieces(m.body, of(m.thread_id).pieces);
+    for (const t of marked) {
+      const row = of(t.thread_id);
+      if (t.rebuild) row.rebuild = true;
+    }
+    for (const [id, t] of touched) writeRow(cached, id, t.rebuild, t.pieces);
+    if (messages.length)
+      cached.prepare('DELETE FROM message_text_pending WHERE id <= ?').run(messages[messages.length - 1]!.id);
+    if (marked.length)
+      cached
+        .prepare('DELETE FROM thread_search_pending WHERE thread_id IN (SELECT value FROM json_each(?))')
+        .run(JSON.stringify(marked.map((t) => t.thread_id)));
+    return { messages: messages.length, threads: marked.length };
+  };
+  return db.isTransaction ? index() : immediateTransaction(db, index);
+}
+
+/** Writes conversation `id`'s row again: its stored pieces and `added` (all its messages' when `rebuild`), its facts. */
+function writeRow(db: DatabaseSync, id: number, rebuild: boolean, added: Map<string, string>): void {
+  // The key itself stays in SQL: it is beyond JavaScript's safe integers.
+  db.prepare('DELETE FROM thread_search WHERE rowid = (SELECT row_key FROM thread_words WHERE thread_id = ?)').run(id);
+  const stored = db.prepare('SELECT words FROM thread_words WHERE thread_id = ?').get(id) as
+    { words: string } | undefined;
+  const thread = db
+    .prepare(`SELECT t.last_message_at AS at, ${threadFactsWithAddedSql('t')} AS facts FROM threads t WHERE t.id = ?`)
+    .get(id) as { at: number | null; facts: string | null } | undefined;
+  if (!thread) {
+    db.prepare('DELETE FROM thread_words WHERE thread_id = ?').run(id);
+    return;
+  }
+  let pieces: Map<string, string>;
+  if (rebuild) {
+    pieces = new Map();
+    for (const m of db.prepare('SELECT body FROM messages WHERE thread_id = ?').iterate(id) as Iterable<{
+      body: string;
+    }>)
+      addPieces(m.body, pieces);
+  } else {
+    pieces = piecesOf(stored?.words ?? '');
+    for (const [k, piece] of added) if (!pieces.has(k)) pieces.set(k, piece);
+  }
+  const words = [...pieces.values()].join(' ');
+  const key = rowKey(thread.at, id);
+  db.prepare('INSERT INTO thread_search (rowid, text) VALUES (?, ?)').run(
+    key,
+    `${words}\n${factSuffixes(thread.facts)}`,
+  );
+  db.prepare(
+    `INSERT INTO thread_words (thread_id, row_key, words) VALUES (?, ?, ?)
+     ON CONFLICT (thread_id) DO UPDATE SET row_key = excluded.row_key, words = excluded.words`,
+  ).run(id, key, words);
+}
+
+/** Whether a batch left work waiting. */
+const full = (done: { messages: number; threads: number }, limit: number) =>
+  done.messages >= limit || done.threads >= REBUILD_BATCH;
+
+/**
+ * Before a search: everything stored is indexed, so the search finds it. When that fails (a full disk), the search
+ * still runs and misses only what is still waiting.
  */
 export function indexBeforeSearch(db: DatabaseSync): void {
   try {
-    indexPendingMessages(db);
+    while (full(indexPendingMessages(db, INDEX_BATCH), INDEX_BATCH));
   } catch (error) {
     console.error(`Could not index the newest messages before a search: ${errorText(error)}`);
   }
@@ -54,21 +137,27 @@ export function indexBeforeSearch(db: DatabaseSync): void {
 
 /**
  * Indexes waiting messages in the background: `soon()` after deliveries were filed (and once at the start, for what a
- * crash left waiting). A failure (a full disk) is logged and tried again at the next `soon()`; nothing is lost,
- * the messages keep waiting.
+ * crash left waiting, or every conversation after an update of the app). A failure (a full disk) is logged and tried
+ * again at the next `soon()`; nothing is lost, the messages keep waiting. `catchUp()` is for a search: it indexes
+ * what waits a batch at a time, letting deliveries and calls in between, and resolves once nothing waits (or a batch
+ * failed: the search then runs without what still waits).
  */
 export function createMessageIndexer(db: DatabaseSync, delayMs = INDEX_DELAY_MS) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const batch = (): boolean => {
+    try {
+      return full(indexPendingMessages(db, INDEX_BATCH), INDEX_BATCH);
+    } catch (error) {
+      console.error(`Could not index new messages for search yet: ${errorText(error)}`);
+      return false;
+    }
+  };
   const run = (): void => {
     timer = null;
     if (stopped) return;
-    try {
-      // A batch's worth at a time, so deliveries arriving meanwhile are not held for long.
-      if (indexPendingMessages(db, INDEX_BATCH) === INDEX_BATCH) timer = setTimeout(run, 0);
-    } catch (error) {
-      console.error(`Could not index new messages for search yet: ${errorText(error)}`);
-    }
+    // A batch's worth at a time, so deliveries arriving meanwhile are not held for long.
+    if (batch()) timer = setTimeout(run, 0);
   };
   const soon = (): void => {
     if (stopped || timer) return;
@@ -78,6 +167,9 @@ export function createMessageIndexer(db: DatabaseSync, delayMs = INDEX_DELAY_MS)
   soon();
   return {
     soon,
+    async catchUp(): Promise<void> {
+      while (!stopped && batch()) await new Promise((resolve) => setImmediate(resolve));
+    },
     /** The core is closing: what still waits is indexed at the next start. */
     stop(): void {
       stopped = true;

@@ -378,6 +378,8 @@ export const useInboxStore = defineStore('inbox', () => {
     markUnread,
     rows: list.rows,
     total: list.total,
+    /** `total` is how many at least: the list goes on (a search that finds many; it grows as scrolled). */
+    totalMore: list.more,
     listLoading: list.loading,
     /** New filters asked for; the rows on screen are those of the previous ones until the answer comes. */
     listReplacing: list.replacing,

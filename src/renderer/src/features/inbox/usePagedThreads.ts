@@ -21,6 +21,8 @@ export function usePagedThreads(
 ) {
   const rows = shallowRef<readonly (ThreadSummary | null)[]>([]);
   const total = ref<number | null>(null);
+  /** The list goes on past `total`: a search counted only a little past the pages asked for (it grows as scrolled). */
+  const more = ref(false);
   const loading = ref(false);
   /** New filters asked for while the rows of the previous ones stay on screen (see {@link replace}). */
   const replacing = ref(false);
@@ -57,7 +59,12 @@ export function usePagedThreads(
       return;
     }
     error.value = null;
-    const { total: count, threads } = result.value;
+    const { threads } = result.value;
+    let count = result.value.total;
+    const goesOn = result.value.more;
+    // A search counts a little past the page asked for: an answer for a page above the ones seen does not shorten
+    // the list (an answer that counted to the end, `more` false, is the list's length as it is now).
+    if (goesOn && requestEpoch === rowsEpoch && total.value !== null && total.value > count) count = total.value;
     // New filters' first answer replaces the rows on screen whole; later pages fill in around what is there.
     const before = requestEpoch === rowsEpoch ? rows.value : [];
     if (requestEpoch !== rowsEpoch) generation.value++;
@@ -69,6 +76,7 @@ export function usePagedThreads(
     });
     applied.set(page, request);
     total.value = count;
+    more.value = goesOn;
     rows.value = next;
   }
 
@@ -84,6 +92,7 @@ export function usePagedThreads(
   function clearRows() {
     rows.value = [];
     total.value = null;
+    more.value = false;
     rowsEpoch = epoch;
     generation.value++;
   }
@@ -138,5 +147,5 @@ export function usePagedThreads(
     rows.value = next;
   }
 
-  return { rows, total, loading, replacing, generation, error, show, reset, replace, refresh, patch };
+  return { rows, total, more, loading, replacing, generation, error, show, reset, replace, refresh, patch };
 }
