@@ -213,3 +213,45 @@ describe('a search pasted far too long (issue 26)', () => {
     list.unmount();
   });
 });
+
+describe('a search that finds more than it counted (issue 27)', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+  afterEach(() => vi.useRealTimers());
+
+  it('says “more than”, and the list grows as pages further down count further', async () => {
+    const { core, inbox } = await listed();
+    const filters = mount(ThreadFilters, { global: { plugins: [PrimeVue] } });
+    inbox.search = 'parking';
+    await settle();
+    const more = (total: number, threads: ThreadSummary[], offset: number): ThreadPage => ({
+      total,
+      more: true,
+      offset,
+      threads,
+    });
+    const found = Array.from({ length: 1250 }, (_, i) => row(1000 + i, 'Is parking free?'));
+    core.pending('inbox.threads')[0]!.answer(ok(more(1100, found.slice(0, 100), 0)));
+    await settle();
+    expect([inbox.total, inbox.totalMore, inbox.rows.length]).toEqual([1100, true, 1100]);
+    expect(filters.get('[data-testid="thread-count"]').text()).toBe('More than 1,100 conversations');
+
+    // The owner scrolls to the end of what was counted: that page counts on, to the list's end this time.
+    inbox.showRows(1000, 1100);
+    const asked = core.pending('inbox.threads');
+    expect(asked.map((c) => c.args)).toEqual([{ search: 'parking', offset: 1000, limit: 100 }]);
+    asked[0]!.answer(ok({ total: 1250, more: false, offset: 1000, threads: found.slice(1000, 1100) }));
+    await settle();
+    expect([inbox.total, inbox.totalMore, inbox.rows.length]).toEqual([1250, false, 1250]);
+    expect(filters.get('[data-testid="thread-count"]').text()).toBe('1,250 conversations');
+    expect(ids(inbox.rows.slice(0, 2))).toEqual([1000, 1001]); // the first page stays
+
+    // A page above, asked again (a change), still counting only a little past itself, does not shorten the list.
+    inbox.showRows(0, 100);
+    await inbox.refreshList();
+    for (const call of core.pending('inbox.threads'))
+      call.answer(ok(more(1100, found.slice(0, 100), (call.args as { offset: number }).offset)));
+    await settle();
+    expect([inbox.total, inbox.totalMore, inbox.rows.length]).toEqual([1250, false, 1250]);
+    filters.unmount();
+  });
+});

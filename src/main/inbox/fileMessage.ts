@@ -122,8 +122,8 @@ export interface FiledMessage {
 
 /**
  * Files one delivered message: the thread is created or completed (a message for an unknown thread is simply its
- * first), the message inserted once (unique on channel + messageid); SQLite indexes it and the thread's facts for
- * search (inbox/searchMigration.ts). Runs inside the caller's transaction. Returns the message id, or null when it was
+ * first), the message inserted once (unique on channel + messageid); SQLite marks it and its conversation for the
+ * search index's next batch (threadSearchMigration.ts, messageIndex.ts). Runs inside the caller's transaction. Returns the message id, or null when it was
  * already stored (a repost).
  */
 export function fileMessage(

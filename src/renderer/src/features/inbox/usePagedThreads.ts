@@ -61,10 +61,14 @@ export function usePagedThreads(
     error.value = null;
     const { threads } = result.value;
     let count = result.value.total;
-    const goesOn = result.value.more;
+    let goesOn = result.value.more;
     // A search counts a little past the page asked for: an answer for a page above the ones seen does not shorten
-    // the list (an answer that counted to the end, `more` false, is the list's length as it is now).
-    if (goesOn && requestEpoch === rowsEpoch && total.value !== null && total.value > count) count = total.value;
+    // the list, nor says more of its end than was known (an answer that counted to the end, `more` false, is the
+    // list's length as it is now).
+    if (goesOn && requestEpoch === rowsEpoch && total.value !== null && total.value > count) {
+      count = total.value;
+      goesOn = more.value;
+    }
     // New filters' first answer replaces the rows on screen whole; later pages fill in around what is there.
     const before = requestEpoch === rowsEpoch ? rows.value : [];
     if (requestEpoch !== rowsEpoch) generation.value++;
