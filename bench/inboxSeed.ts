@@ -1,5 +1,5 @@
 // The benchmark's inbox: 10,000 threads and 50,000 messages, filed with the app's own fileMessage.
-import { indexPendingMessages } from '../src/main/inbox/messageIndex';
+import { indexBeforeSearch } from '../src/main/inbox/messageIndex';
 import { fileMessage } from '../src/main/inbox/fileMessage';
 import type { MessageDelivery } from '../src/shared/su/deliveries';
 import { openAppDatabase } from '../src/main/schema';
@@ -99,7 +99,7 @@ export function seed(
       }
     }
     db.exec('UPDATE threads SET unread = 0 WHERE id % 10 != 0'); // most conversations have been read
-    indexPendingMessages(db); // as the app's indexer does soon after the pushes (messageIndex.ts)
+    indexBeforeSearch(db); // all of it, as the app's indexer does soon after the pushes (messageIndex.ts)
   });
   const oldest = db.prepare('SELECT id FROM threads ORDER BY last_message_at ASC, id ASC LIMIT 1').get() as {
     id: number;

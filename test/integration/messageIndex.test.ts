@@ -183,6 +183,21 @@ describe('new messages are indexed after their pushes', () => {
     expect(indexPendingMessages(s.db())).toEqual({ messages: 0, threads: 0 });
   });
 
+  it('a batch writes at most so many conversations: the messages of others wait for the next', () => {
+    const s = store();
+    const threads = ['a', 'b', 'c'].map((x, i) => threadOf(s.file(`960000007${i}`, `Question ${x}word`)));
+    s.file('9600000079', 'Another aword question', 'T-a'); // a new conversation too: the limit holds it back
+    expect(indexPendingMessages(s.db(), INDEX_BATCH, 2)).toEqual({ messages: 2, threads: 0 });
+    expect(s.waiting()).toBe(2);
+    expect(s.indexed('aword')).toEqual([threads[0]]);
+    expect(indexPendingMessages(s.db(), INDEX_BATCH, 2)).toEqual({ messages: 2, threads: 0 });
+    // Then the four conversations marked when they were filed, two at a time.
+    expect(indexPendingMessages(s.db(), INDEX_BATCH, 2)).toEqual({ messages: 0, threads: 2 });
+    expect(indexPendingMessages(s.db(), INDEX_BATCH, 2)).toEqual({ messages: 0, threads: 2 });
+    expect(s.waitingThreads()).toBe(0);
+    expect(s.search('aword')).toHaveLength(2);
+  });
+
   it('a conversation moves to the top of a search when a message comes, and keeps the words it had', () => {
     const s = store();
     const older = threadOf(s.file('9600000061', 'Is parking free?', 'T-older'));
