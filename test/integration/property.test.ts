@@ -303,7 +303,9 @@ describe('facilities', () => {
     await call('property.saveFacilitiesDraft', { hotelId: LOFT, roomId: null, draft: [...view.draft, bad] });
     const preview = await call('property.preview', { section: 'facilities', hotelId: LOFT, roomId: null });
     const at = view.draft.length;
-    expect(preview.problems[`${at}.instances.0.details.swimming_pool_details.swimming_pool_type`]).toMatch(/Indoor, Outdoor/);
+    expect(preview.problems[`${at}.instances.0.details.swimming_pool_details.swimming_pool_type`]).toMatch(
+      /Indoor, Outdoor/,
+    );
     expect(preview.fingerprint).toBeNull();
   });
 

@@ -176,6 +176,50 @@ describe('IPC gateway', () => {
   });
 });
 
+describe('a clean answer is checked in one pass over its JSON text', () => {
+  const handlers = Object.fromEntries(METHODS.map((m) => [m, () => ({})])) as unknown as Handlers;
+  const page = (extra: Record<string, unknown>) => ({
+    total: 2,
+    threads: [
+      { preview: 'Is parking free?', guest: { firstName: 'Anna' } },
+      { preview: 'See you', ...extra },
+    ],
+  });
+
+  it('returns a clean answer as it is, and still cleans a secret in any string or key of it', async () => {
+    const secret = 'pw-4f8a1c9e2b7d-Innkeeper';
+    const clean = page({});
+    const dispatcher = createDispatcher(
+      {
+        ...handlers,
+        'app.info': () => clean as never,
+        'connection.get': () => page({ [`key ${secret}`]: 1, nested: [{ deep: `x${secret}y` }] }) as never,
+      },
+      () => [secret],
+    );
+    const answer = await dispatcher.dispatch('app.info', {});
+    expect(answer).toEqual({ ok: true, value: clean });
+    expect((answer as { value: unknown }).value).toBe(clean); // not copied: nothing in it was a secret
+    const leaky = await dispatcher.dispatch('connection.get', {});
+    expect(JSON.stringify(leaky)).not.toContain(secret);
+    expect(JSON.stringify(leaky)).toContain(`"deep":"x${SECRET_REMOVED}y"`);
+    expect(JSON.stringify(leaky)).toContain(`"key ${SECRET_REMOVED}":1`);
+  });
+
+  it('looks at every string when a form of the secret is written otherwise in JSON (a quote, a backslash)', async () => {
+    // The answer holds the secret as a provider's JSON escapes it; in the answer's own JSON text that is escaped
+    // once more, and a pass over the text would not see it.
+    const secret = 'pa"ss\\word-19-Innkeeper';
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    const dispatcher = createDispatcher(
+      { ...handlers, 'app.info': () => page({ note: `said ${escaped}` }) as never },
+      () => [secret],
+    );
+    const answer = (await dispatcher.dispatch('app.info', {})) as { value: { threads: { note?: string }[] } };
+    expect(answer.value.threads[1]!.note).toBe(`said ${SECRET_REMOVED}`);
+  });
+});
+
 describe('events to the renderer', () => {
   it('an event whose payload would carry a stored secret is sent without it; one it cannot clean is not sent', () => {
     const bus = createEventBus(() => [SENTINEL]);

@@ -134,7 +134,15 @@ const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
 interface Matcher {
   /** The stretches of `text` that hold a secret, in order, overlapping ones joined. */
   find(text: string): [number, number][];
+  /**
+   * No form holds a character JSON text writes otherwise (`"`, `\`, a control character, half a surrogate pair):
+   * a form in any string of a value is then in the value's JSON text as it is (see {@link isCleanAnswer}).
+   */
+  jsonSafe: boolean;
 }
+
+/** Whether JSON.stringify writes `text` as it is (no `"`, `\`, control character or half a surrogate pair). */
+const jsonAsIs = (text: string) => JSON.stringify(text) === `"${text}"`;
 
 const anchorOf = (form: Form) => (form.fromEnd ? form.text.slice(-form.least) : form.text.slice(0, form.least));
 
@@ -171,6 +179,7 @@ function createMatcher(secrets: readonly (string | null | undefined)[]): Matcher
   };
 
   return {
+    jsonSafe: forms.every((form) => jsonAsIs(form.text)),
     find(text) {
       const found: [number, number][] = [];
       pattern.lastIndex = 0;
@@ -256,6 +265,25 @@ function removeDeep<T>(value: T, matcher: Matcher): T {
     return Object.fromEntries(cleaned) as T;
   }
   return value;
+}
+
+/**
+ * Whether an answer holds no secret in any form, found in one pass over its JSON text (instead of a pass over each
+ * of its strings and keys: a page of 100 conversations has about 3,600). Sound only when no form has a character
+ * JSON writes otherwise; false (look closer) then, or when the text holds anything like a form, or when the value is
+ * not JSON.
+ */
+export function isCleanAnswer(value: unknown, secrets: readonly (string | null | undefined)[]): boolean {
+  const matcher = matcherFor(secrets);
+  if (!matcher) return true;
+  if (!matcher.jsonSafe) return false;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return false;
+  }
+  return json !== undefined && matcher.find(json).length === 0 && !containsSecret(json, checked(secrets));
 }
 
 /** A copy of plain data (an AppError, a provider answer) with every string in it {@link redact}ed. */
