@@ -169,13 +169,21 @@ export function createInboxQueries(db: DatabaseSync, now: () => number = Date.no
         // and the count stops a little past it, whatever the number of matches.
         const from = `FROM thread_search s JOIN threads t ON t.id = (s.rowid & ${ID_MASK})
                       WHERE thread_search MATCH ?${filters}`;
+        // Without a filter, the index alone answers: each of its rows is a conversation (a rare word's matches are
+        // spread over the whole file: looking each one up cost 1.5 ms for 1,000 of 100,000).
+        const alone = `FROM thread_search WHERE thread_search MATCH ?`;
         ids = cached
-          .prepare(`SELECT t.id ${from} ORDER BY s.rowid DESC LIMIT ? OFFSET ?`)
+          .prepare(
+            where.length
+              ? `SELECT t.id ${from} ORDER BY s.rowid DESC LIMIT ? OFFSET ?`
+              : `SELECT rowid & ${ID_MASK} AS id ${alone} ORDER BY rowid DESC LIMIT ? OFFSET ?`,
+          )
           .all(search.match, ...params, q.limit, q.offset) as { id: number }[];
         const cap = q.offset + q.limit + SEARCH_COUNT_AHEAD;
+        const counted = where.length ? from : alone;
         const n = (
           cached
-            .prepare(`SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
+            .prepare(`SELECT count(*) AS n FROM (SELECT 1 ${counted} LIMIT ?)`)
             .get(search.match, ...params, cap + 1) as {
             n: number;
           }
