@@ -283,7 +283,7 @@ tests and builds may have run at the same time: load average ${loadBefore} at th
 core, the web host, the demo provider as on a first start), with a temp data folder and INNKEEPER_PUSH_PORT/_USER/
 _PASSWORD set; every request carries those valid credentials and is a new 244 message (fixture body, fresh
 messageid): raw log + parse + store (the message's text marked for the search index, which takes it in a batch
-250 ms later: \`src/main/inbox/messageIndex.ts\`), committed with \`synchronous=FULL\` before its answer. Pushes that
+250 ms or more later: \`src/main/inbox/messageIndex.ts\`), committed with \`synchronous=FULL\` before its answer. Pushes that
 arrive while a commit runs are filed together in the next transaction (group commit, \`src/receiving/groupWriter.ts\`).
 The bare route answers the same acknowledgement with no auth and no database.
 
@@ -303,7 +303,9 @@ and in 5 runs each, alternating with the single thread, it answered no faster (t
 32 connections): on two cores the load generator needs too, the second thread costs more than it frees. With the HTTP side alone (the filing left out, a test build), the app answered
 about 10,000 requests/s, as fast as the bare route: filing a push is what costs (in the filing micro-benchmark, groups of 32
 on a warm file: about 285 µs per push with the search index written in the push's transaction, 215 µs without;
-the batch that indexes the text later costs 10–20 µs a message). The p99 follows: with 32 pushes in flight, each needing about ${cpuAt32.app.toFixed(0)} µs of the one
+those filing figures predate issue 27: the search index now has a row per conversation, written again once per batch for
+all the messages it got, about 0.4 ms a row, and the indexer waits nine times its last run's work, so that it takes
+about a tenth of the core while pushes keep coming). The p99 follows: with 32 pushes in flight, each needing about ${cpuAt32.app.toFixed(0)} µs of the one
 thread, the last of 32 that arrive together is answered no sooner than ${((32 * cpuAt32.app) / 1000).toFixed(0)} ms after the first arrived.
 
 The filing alone, before and after, in the same run: identical small servers on a fresh database (Basic auth

@@ -4,7 +4,14 @@ import { createEmulatorControl } from '../../src/emulator/controlClient';
 import type { Database } from '../../src/main/db/database';
 import { MIGRATIONS } from '../../src/main/schema';
 import { createInboxQueries } from '../../src/main/inbox/inboxQueries';
-import { createMessageIndexer, INDEX_BATCH, indexPendingMessages } from '../../src/main/inbox/messageIndex';
+import {
+  createMessageIndexer,
+  INDEX_BATCH,
+  INDEX_DELAY_MS,
+  indexPendingMessages,
+  MAX_INDEX_DELAY_MS,
+  nextIndexDelay,
+} from '../../src/main/inbox/messageIndex';
 import { ID_MASK } from '../../src/main/inbox/threadWords';
 import { fileDelivery } from '../../src/main/intake/ingest';
 import { threadQuerySchema } from '../../src/shared/inbox';
@@ -269,5 +276,15 @@ describe('an inbox indexed before this change', () => {
     file(database, '9600000054', 'T-2', 'New way');
     expect(waiting.get()).toEqual({ messages: 1, threads: 1 });
     expect(search('new old')).toEqual([second]);
+  });
+});
+
+describe('the indexer while deliveries keep coming', () => {
+  it('waits nine times its last run’s work, between its own delay and 5 s', () => {
+    expect(nextIndexDelay(0)).toBe(INDEX_DELAY_MS);
+    expect(nextIndexDelay(10)).toBe(INDEX_DELAY_MS); // 90 ms of waiting would be less than the delay
+    expect(nextIndexDelay(100)).toBe(900);
+    expect(nextIndexDelay(2000)).toBe(MAX_INDEX_DELAY_MS);
+    expect(nextIndexDelay(30, 20)).toBe(270);
   });
 });

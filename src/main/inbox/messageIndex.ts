@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { DatabaseSync } from 'node:sqlite';
 import { errorText } from '../../shared/result';
 import { immediateTransaction } from '../db/database';
@@ -19,15 +20,26 @@ import { addPieces, factSuffixes, piecesOf, rowKey } from './threadWords';
 
 /** How long after a group of deliveries its texts are indexed: later batches are larger (cheaper per message). */
 export const INDEX_DELAY_MS = 250;
+/** The longest the indexer waits while deliveries keep coming (see {@link nextIndexDelay}). */
+export const MAX_INDEX_DELAY_MS = 5000;
+
+/**
+ * How long the indexer waits after deliveries, when its last run took `lastRunMs` of work: nine times that, so it
+ * takes about a tenth of the core while deliveries keep coming (a conversation's row is written once for all the
+ * messages it got meanwhile), and never less than `delayMs` nor more than {@link MAX_INDEX_DELAY_MS}. A search does
+ * not wait for it: it indexes what waits first.
+ */
+export const nextIndexDelay = (lastRunMs: number, delayMs = INDEX_DELAY_MS): number =>
+  Math.min(MAX_INDEX_DELAY_MS, Math.max(delayMs, 9 * lastRunMs));
 /** At most this many new messages per transaction; more wait for the next turn of the event loop. */
 export const INDEX_BATCH = 2000;
 /**
- * At most this many conversations written again per transaction: a row costs 0.2–0.4 ms (more when it is read
- * again from all its messages, as every conversation is after an update of the app). Measured over the 2,500 batches
- * that index 100,000 conversations again: 11 ms each (median), 52 ms at the 99th percentile, 103 ms at most (FTS5
- * merging its segments); 20 a batch gave 6 / 41 / 124 ms and took longer in all.
+ * At most this many conversations written again per transaction: a row costs about 0.4 ms (more when it is read
+ * again from all its messages, as every conversation is after an update of the app), so a batch holds the core for
+ * about 9 ms. Measured over the batches that index 100,000 conversations again: with 20 a batch, 6 ms each (median),
+ * 41 ms at the 99th percentile, 124 ms at most (FTS5 merging its segments); with 40, 11 / 52 / 103 ms.
  */
-export const THREAD_BATCH = 40;
+export const THREAD_BATCH = 20;
 
 /** Whether work waits (1) or not (0): new messages, conversations whose row is to be written again. */
 export function waitingToIndex(db: DatabaseSync): { messages: number; threads: number } {
@@ -155,6 +167,8 @@ export function indexBeforeSearch(db: DatabaseSync): void {
 export function createMessageIndexer(db: DatabaseSync, delayMs = INDEX_DELAY_MS) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let runMs = 0; // work of the run under way, its batches summed
+  let lastRunMs = 0;
   const batch = (): boolean => {
     try {
       return more(db, indexPendingMessages(db, INDEX_BATCH));
@@ -167,11 +181,15 @@ export function createMessageIndexer(db: DatabaseSync, delayMs = INDEX_DELAY_MS)
     timer = null;
     if (stopped) return;
     // A batch's worth at a time, so deliveries arriving meanwhile are not held for long.
-    if (batch()) timer = setTimeout(run, 0);
+    const started = performance.now();
+    const more = batch();
+    runMs += performance.now() - started;
+    if (more) timer = setTimeout(run, 0);
+    else [lastRunMs, runMs] = [runMs, 0];
   };
   const soon = (): void => {
     if (stopped || timer) return;
-    timer = setTimeout(run, delayMs);
+    timer = setTimeout(run, nextIndexDelay(lastRunMs, delayMs));
     timer.unref();
   };
   soon();
