@@ -143,6 +143,22 @@ describe('the search box', () => {
     expect(SEARCH_PAUSE_MS).toBeLessThan(250);
     wrapper.unmount();
   });
+
+  it('offers its clear button to screen readers too, and the button clears', async () => {
+    installFakeApi({ 'inbox.threads': () => ok(page(0, [])) });
+    const inbox = useInboxStore();
+    const wrapper = mount(ThreadFilters, { global: { plugins: [PrimeVue] }, attachTo: document.body });
+    await wrapper.get('input[aria-label="Search conversations"]').setValue('parking');
+    vi.advanceTimersByTime(SEARCH_PAUSE_MS);
+    const button = wrapper.get('button[aria-label="Clear search"]');
+    const hidden: Element[] = [];
+    for (let at: Element | null = button.element; at; at = at.parentElement)
+      if (at.getAttribute('aria-hidden') === 'true') hidden.push(at);
+    expect(hidden.map((e) => e.outerHTML.slice(0, 80))).toEqual([]);
+    await button.trigger('click');
+    expect(inbox.search).toBe('');
+    wrapper.unmount();
+  });
 });
 
 describe('a search pasted far too long (issue 26)', () => {
