@@ -17,7 +17,7 @@ import { nameOf, reviewFactsSql } from './searchMigration';
 //   before it looks.
 //
 // Every conversation already filed waits to be indexed: the indexer does it in batches after the start, the app
-// usable meanwhile (a search before it is done waits for the rest: about 30 s for 100,000 conversations).
+// usable meanwhile (a search before it is done waits for the rest: 36 s in all for 100,000 conversations).
 
 /** Marks conversation `id` (SQL) for its row to be written again; `rebuild` (SQL) also reads its messages again. */
 const mark = (id: string, rebuild: 0 | 1) =>
