@@ -43,29 +43,15 @@ export const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\
 
 const isShort = (word: string) => [...word].length < TRIGRAM;
 
-/** What a word shorter than 3 characters is looked for with in the facts' texts (the trigram index cannot). */
-function shortFacts(db: DatabaseSync, table: 'review_facts', word: string) {
+/** What a word shorter than 3 characters is looked for with in the reviews' facts (the trigram index cannot). */
+function shortFacts(db: DatabaseSync, word: string) {
   // LIKE ignores the case of ASCII letters only: other words are compared here, lower-cased as JavaScript does.
   if (/^[\x20-\x7e]*$/.test(word))
-    return { sql: `SELECT rowid FROM ${table} WHERE text LIKE ? ESCAPE '\\'`, param: likeTerm(word) };
+    return { sql: `SELECT rowid FROM review_facts WHERE text LIKE ? ESCAPE '\\'`, param: likeTerm(word) };
   const needle = word.toLowerCase();
-  const rows = db.prepare(`SELECT rowid AS id, text FROM ${table}`).all() as { id: number; text: string | null }[];
+  const rows = db.prepare('SELECT rowid AS id, text FROM review_facts').all() as { id: number; text: string | null }[];
   const ids = rows.filter((r) => (r.text ?? '').toLowerCase().includes(needle)).map((r) => r.id);
   return { sql: 'SELECT value FROM json_each(?)', param: JSON.stringify(ids) };
-}
-
-/** Per word, SQL selecting the ids it finds in one text index (`text`) or in one facts index (`facts`). */
-function perWord(
-  db: DatabaseSync,
-  text: string,
-  indexes: { text: string; facts: 'review_facts' },
-): { sql: string; params: SQLInputValue[] }[] {
-  return searchWords(text).map((word) => {
-    const facts = isShort(word)
-      ? shortFacts(db, indexes.facts, word)
-      : { sql: `SELECT rowid FROM ${indexes.facts} WHERE ${indexes.facts} MATCH ?`, param: quoted(word) };
-    return { sql: `${indexes.text} UNION ALL ${facts.sql}`, params: [ftsTerm(word), facts.param] };
-  });
 }
 
 /**
@@ -78,15 +64,23 @@ export function threadSearch(text: string): { match: string } | { nothing: true 
   if (!text.trim()) return null;
   const terms = searchWords(text).flatMap(typedWords);
   if (!terms.length) return { nothing: true };
-  return { match: [...new Set(terms.map((t) => t.toLowerCase()))].map(ftsTerm).join(' AND ') };
+  // Each word once, as typed: the index folds case and accents itself, the same way as for the texts.
+  const distinct = new Map(terms.map((t) => [t.toLowerCase(), t]));
+  return { match: [...distinct.values()].map(ftsTerm).join(' AND ') };
 }
 
 /** The same for reviews: each word in the review's text or in who and what it is about. */
 export function reviewSearch(db: DatabaseSync, text: string): { sql: string; params: SQLInputValue[] } | null {
   if (!text.trim()) return null;
-  const words = perWord(db, text, {
-    text: "SELECT ref FROM search_index WHERE search_index MATCH ? AND source = 'review'",
-    facts: 'review_facts',
+  // Per word: the reviews whose text has it (a prefix) or whose facts have it (any part).
+  const words = searchWords(text).map((word) => {
+    const facts = isShort(word)
+      ? shortFacts(db, word)
+      : { sql: 'SELECT rowid FROM review_facts WHERE review_facts MATCH ?', param: quoted(word) };
+    return {
+      sql: `SELECT ref FROM search_index WHERE search_index MATCH ? AND source = 'review' UNION ALL ${facts.sql}`,
+      params: [ftsTerm(word), facts.param],
+    };
   });
   if (!words.length) return NOTHING;
   return {
