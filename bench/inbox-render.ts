@@ -10,7 +10,7 @@ import { createInboxQueries } from '../src/main/inbox/inboxQueries';
 import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
-import { MESSAGES, seed, THREADS } from './inboxSeed';
+import { MESSAGES, seed, settled, THREADS } from './inboxSeed';
 import { type Browser, firstRender, watchFirstRows } from './firstRows';
 import { machineLine, writeSection } from './results';
 import { openAppDatabase } from '../src/main/schema';
@@ -153,6 +153,7 @@ async function main() {
     dir.remove();
     throw error;
   });
+  await settled(dbPath); // the app at rest: its first start's indexing done
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],

@@ -15,7 +15,7 @@ import { threadQuerySchema } from '../src/shared/inbox';
 import { startApp, stopApp } from '../test/e2e/app';
 import { tempDir } from '../test/support/tempDir';
 import { firstRender, watchFirstRows } from './firstRows';
-import { seed } from './inboxSeed';
+import { seed, settled } from './inboxSeed';
 import { machineLine, writeSection } from './results';
 import { openAppDatabase } from '../src/main/schema';
 
@@ -116,6 +116,7 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const app = await startApp({ INNKEEPER_PUSH_PORT: '0' }, dir.path);
+  await settled(dbPath); // the app at rest: its first start's indexing done
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
