@@ -126,19 +126,25 @@ form-data, libphonenumber's metadata, glob via @fastify/static, pino, ajv).
 
 **Idle CPU is over its 0.1 % guard** (2026-11-29). Counted in clock ticks it read 0.133 % (4 ticks of 10 ms in 30 s);
 counted by the scheduler (this run's table) it is 0.17 %, and the core's main thread wakes 5.5 times a second where a
-bare Fastify wakes 0.2 times. What was measured to hold it (one tab on the demo, 60 s windows after 20–30 s):
-- **undici's timer tick, 2 of the 5.5 wakeups**: Node's own \`fetch\` keeps its long timeouts (a body's 300 s) on
-  one timer that it re-arms every 499 ms while any such timeout is pending. The mailbox's event stream (the demo
-  pairs a mailbox, as an owner's app does all day) has one pending for as long as it is open. Seen with hooks on the
-  core's timers (\`setTimeout\` and \`Timeout.prototype.refresh\` over 20 s idle: 40 re-arms of undici's and no other
-  timer; \`setInterval\` over the whole run: none under 5 s). Not changed here: Node's \`fetch\` has no switch for it; the stream would need
-  a client of its own (\`node:https\`), or undici's Agent with \`bodyTimeout: 0\` (the collector has its own silence
-  watchdog), a change to the mailbox client that its Caddy tests would have to cover.
-- **The payments, notices and photos checks** (every 5 s, 30 s, 5 s): turned off in a build for the purpose, 0.136 %
-  and 0.139 % against 0.172 % and 0.171 % with them (two runs each way): a fifth of it.
-- **The rest, about 3.5 wakeups a second**, are not the core's JavaScript timers (the hooks above saw none):
-  \`strace\` shows the main thread's epoll waits ending on time-outs at steady 500 ms and 1 s phases. Likely Node's
-  and V8's own delayed tasks; not traced further here.`;
+bare Fastify wakes 0.2 times. What wakes it, counted over about 50 s with Node's own timer log (\`NODE_DEBUG=timer\`:
+which timer lists fire) and hooks on the core's timers (\`setTimeout\`, \`setInterval\`, \`Timeout.prototype.refresh\`,
+from \`node:timers\` too), one tab on the demo:
+- **Two 1 s intervals, 2 wakeups a second**: Node's check of incomplete requests on the two listeners of
+  \`src/receiving\` in the core, the push listener and the demo's mailbox. \`listenerGuard.ts\` sets Node's
+  \`connectionsCheckingInterval\` to 1 s (Node's 30 s let a slow request run far past its 5 s and 15 s deadlines), and
+  Node runs it from the listener's start whether a connection is open or not. An owner's core runs the push listener
+  (its mailbox runs on their server, not in the core).
+- **undici's timer tick, 2 wakeups a second**: Node's own \`fetch\` keeps its long timeouts (a body's 300 s) on one
+  timer that it re-arms every 499 ms while any such timeout is pending; the mailbox's event stream has one for as long
+  as it is open, which for a paired mailbox is all day.
+- **5 s timers, 0.8 a second**: the payments and photos checks and the mailbox collector's silence watch. Turned off in
+  a build for the purpose (with the 30 s notices check): 0.136 % and 0.139 % against 0.172 % and 0.171 % with them.
+- **20 s and 30 s timers, 0.7 a second**: the stream's pings at both ends, the uptime heartbeats, the notices check.
+
+Not changed here. What would bring it under the guard: the two listeners' checks run only while a request is
+incomplete (per-connection deadlines of their own, which the listener's slow-request tests would have to cover
+again), and the stream read without undici's timers (\`node:https\`, or undici's Agent with \`bodyTimeout: 0\`: the
+collector has its own silence watchdog).`;
 
 async function main() {
   if (process.env.BENCH_NO_BUILD !== '1') {
