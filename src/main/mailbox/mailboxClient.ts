@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { z } from 'zod';
 import {
   confirmAnswerSchema,
@@ -167,27 +169,41 @@ export function mailboxClient(baseUrl: string, token?: string) {
       onDelivery: (delivery: SealedDelivery) => void,
       onAlive: () => void,
     ): Promise<void> {
-      let response: Response;
+      // Read with node:http(s), not fetch: fetch keeps a body timeout on undici's timer, which wakes the core twice a
+      // second for as long as a body is being read, and this one is read all day (bench/RESULTS.md, idle). The
+      // stream's own rule (a ping at least every STREAM_PING_MS, watched by the collector) stands in for it.
+      let response: IncomingMessage;
       try {
-        response = await fetch(`${baseUrl}/mailbox/stream?after=${after}`, {
-          headers: { ...headers(false), accept: 'text/event-stream' },
+        response = await openStream(
+          new URL(`${baseUrl}/mailbox/stream?after=${after}`),
+          {
+            ...headers(false),
+            accept: 'text/event-stream',
+          },
           signal,
-          redirect: 'error',
-        });
+        );
       } catch (error) {
         if (signal.aborted) throw error;
-        throw new MailboxUnreachable(networkText(error));
+        throw new MailboxUnreachable(networkText({ cause: error }));
       }
-      if (!response.ok) await answerOf(response, confirmAnswerSchema);
-      if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        await response.body?.cancel();
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        const text = await readText(response).catch(() => '');
+        // A redirect is not followed (calls do not follow one either): what answered is not a mailbox.
+        if (status < 400 || status > 599)
+          throw new MailboxUnreachable(`it answered ${status} with something that is not a mailbox’s answer`, true);
+        await answerOf(new Response(text, { status }), confirmAnswerSchema);
+        throw new MailboxUnreachable(`it answered ${status}`, true); // answerOf throws for every status above
+      }
+      if (!String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        response.destroy();
         throw new MailboxUnreachable('it does not answer as a mailbox (no event stream)', true);
       }
       onAlive();
       const decoder = new TextDecoder();
       let buffered = '';
       try {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        for await (const chunk of response as AsyncIterable<Buffer>) {
           buffered += decoder.decode(chunk, { stream: true });
           let end: number;
           // Events end with a blank line (\n\n; \r\n\r\n from some servers).
@@ -211,6 +227,22 @@ export function mailboxClient(baseUrl: string, token?: string) {
 }
 
 export type MailboxClient = ReturnType<typeof mailboxClient>;
+
+/** A GET of `url` with `headers`, over http or https as the address says: its response once its headers are in. */
+function openStream(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { headers, signal }, resolve);
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The rest of a response's body, as text. */
+async function readText(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** One server-sent event: its name (`message` by default) and its data lines joined. */
 function readEvent(block: string): { name: string; data: string } {
