@@ -125,7 +125,7 @@ MiB) and per-thread arenas of 1–3.5 MiB (V8's compile jobs, OpenSSL on a libuv
 form-data, libphonenumber's metadata, glob via @fastify/static, pino, ajv).
 
 **Idle CPU is over its 0.1 % guard** (2026-11-29). Counted in clock ticks it read 0.133 % (4 ticks of 10 ms in 30 s);
-counted by the scheduler it was 0.17 % at 06:36, the core's main thread woken 5.5 times a second where a bare Fastify
+counted by the scheduler it was 0.17 % at 06:38, the core's main thread woken 5.5 times a second where a bare Fastify
 wakes 0.2 times. What woke it, counted over about 50 s with Node's own timer log (\`NODE_DEBUG=timer\`: which timer
 lists fire) and hooks on the core's timers (\`setTimeout\`, \`setInterval\`, \`Timeout.prototype.refresh\`, from
 \`node:timers\` too), one tab on the demo:
@@ -139,12 +139,12 @@ lists fire) and hooks on the core's timers (\`setTimeout\`, \`setInterval\`, \`T
   was open, which for a paired mailbox is all day. The stream is now read with \`node:http(s)\`
   (\`src/main/mailbox/mailboxClient.ts\`, test/mailbox/clientStream.test.ts; the collector's own silence watch stands
   in for the body timeout): 3.3–3.8 wakeups a second in the runs after it (this table: 3.3). The CPU share, in alternating runs of the
-  two builds (40 s after 15 s, 07:20–07:27): 0.150 / 0.155 / 0.165 % before, 0.134 / 0.123 / 0.118 % after.
+  two builds (40 s after 15 s, 07:15–07:22): 0.150 / 0.155 / 0.165 % before, 0.134 / 0.123 / 0.118 % after.
 - **5 s timers, 0.8 a second**: the payments and photos checks and the mailbox collector's silence watch. Turned off in
   a build for the purpose (with the 30 s notices check): 0.136 % and 0.139 % against 0.172 % and 0.171 % with them.
 - **20 s and 30 s timers, 0.7 a second**: the stream's pings at both ends, the uptime heartbeats, the notices check.
 
-The share moves with the machine as much as with the core: the same builds read 0.30–0.34 % at 07:10–07:15, just
+The share moves with the machine as much as with the core: the same builds read 0.30–0.34 % at 07:08–07:13, just
 after a CI run. What would bring it under the guard: the listeners' checks run only while a request is incomplete
 (per-connection deadlines of their own, which the listener's slow-request tests would have to cover again), and the
 5 s checks run only while something is due (a payment link being checked, a photo Su has not served yet).`;
