@@ -1,7 +1,7 @@
 // The benchmark's inbox: 10,000 threads and 50,000 messages, filed with the app's own fileMessage.
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { indexBeforeSearch } from '../src/main/inbox/messageIndex';
+import { indexBeforeSearch, waitingToIndex } from '../src/main/inbox/messageIndex';
 import { fileMessage } from '../src/main/inbox/fileMessage';
 import type { MessageDelivery } from '../src/shared/su/deliveries';
 import { openAppDatabase } from '../src/main/schema';
@@ -118,13 +118,15 @@ export function seed(
 export async function settled(dbPath: string, timeoutMs = 120_000): Promise<void> {
   const db = new DatabaseSync(dbPath, { readOnly: true });
   try {
-    const waiting = db.prepare(
-      `SELECT EXISTS (SELECT 1 FROM thread_search_pending) OR EXISTS (SELECT 1 FROM message_text_pending) AS busy`,
-    );
     const until = Date.now() + timeoutMs;
-    // Twice in a row: the first start's own writes come over its first seconds.
-    for (let idle = 0; idle < 2; await sleep(500)) {
-      idle = (waiting.get() as { busy: number }).busy ? 0 : idle + 1;
+    const busy = () => {
+      const left = waitingToIndex(db);
+      return left.messages + left.threads > 0;
+    };
+    // Idle twice in a row: the first start's own writes come over its first seconds.
+    for (let idle = 0; ; await sleep(500)) {
+      idle = busy() ? 0 : idle + 1;
+      if (idle === 2) return;
       if (Date.now() > until) throw new Error(`the app still indexes after ${timeoutMs / 1000} s`);
     }
   } finally {
