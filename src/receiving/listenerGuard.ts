@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What the listener bounds, and how (docs/security-and-reliability.md: "The listener"). */
@@ -15,15 +15,15 @@ export interface ListenerLimits {
   maxConnectionsPerAddress: number;
   /**
    * A connection must have sent its request's headers within this time (Su's come in one go; short, so a connection
-   * that trickles them holds its place briefly, and it can be closed for a new one meanwhile anyway).
+   * that trickles them holds its place briefly, and it can be closed for a new one meanwhile anyway). Counted from
+   * the connection for its first request; for a later one on a kept-alive connection, from when its first bytes were
+   * seen, which the guard notices within this same time (so a later request has between one and two of it).
    */
   headersTimeoutMs: number;
   /** A request must have arrived whole (headers and body) within this time: the body's read deadline. */
   requestTimeoutMs: number;
   /** A connection with nothing happening on it is closed after this time. */
   idleTimeoutMs: number;
-  /** How often Node checks the two timeouts above (its default, 30 s, lets a slow body run far past them). */
-  checkIntervalMs: number;
   /**
    * A stream (server-sent events on an authenticated route that says `stream: true`) is closed after this long with
    * nothing sent or received; instead of the idle timeout, which a stream's pings (every 20 s) would not satisfy.
@@ -40,7 +40,6 @@ export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
   headersTimeoutMs: 5_000,
   requestTimeoutMs: 15_000,
   idleTimeoutMs: 15_000,
-  checkIntervalMs: 1_000,
   streamIdleTimeoutMs: 60_000,
 };
 
@@ -174,6 +173,29 @@ export function createFailedLoginLimiter(limits: ListenerLimits, log: RefusalLog
 export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
 
 /**
+ * Node's own check of the header and request deadlines runs on an interval from the moment the server listens,
+ * whether or not a connection is open (the one that would enforce 5 s and 15 s woke the idle app every second, all
+ * day). It is turned off with these server options; `guardConnections` keeps the deadlines itself, one timer per open
+ * connection, so an idle listener sets none. 2^31 - 1 ms is the longest interval Node's timers take: a longer one
+ * would fire at once.
+ */
+export const NODE_DEADLINE_CHECKS_OFF = {
+  headersTimeout: 0,
+  requestTimeout: 0,
+  connectionsCheckingInterval: 2 ** 31 - 1,
+} as const;
+
+const TIMEOUT_BODY = JSON.stringify({
+  status: 'Fail',
+  error: 'timeout',
+  message: 'The request did not arrive in time.',
+});
+/** What a connection past its deadline is told before it is closed (as Node's own check would: 408). */
+const TIMEOUT_ANSWER =
+  'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\n' +
+  `Content-Length: ${Buffer.byteLength(TIMEOUT_BODY)}\r\n\r\n${TIMEOUT_BODY}`;
+
+/**
  * Caps the open connections so that thousands of idle, slow or unwanted ones cannot keep a real delivery out. A
  * connection is PROTECTED only while it serves a request the listener chose to serve (`serving`: an authenticated
  * delivery or device call, a stream for as long as it is open, a public address); every other one — still sending
@@ -181,12 +203,26 @@ export type FailedLoginLimiter = ReturnType<typeof createFailedLoginLimiter>;
  * address) a new connection closes the OLDEST unprotected connection, so a new delivery always gets in; only when
  * every connection is serving a request is the new one refused. A delivery's own connection is never closed for
  * another one.
+ *
+ * It also keeps each connection's deadlines (the server must be made with NODE_DEADLINE_CHECKS_OFF): its request's
+ * headers within `headersTimeoutMs`, the whole request within `requestTimeoutMs`; one past either is answered 408 and
+ * closed. Each open connection has one timer, set to its next deadline; a listener with no connection has none.
  */
-export function guardConnections(server: Server, limits: ListenerLimits) {
+export function guardConnections(server: Server, limits: ListenerLimits, now: () => number = Date.now) {
   interface Tracked {
     address: string;
     /** Requests on it the listener is serving right now (accepted, answer not finished). */
     served: number;
+    /** The request whose headers are in and whose answer is not finished yet; null while the next one's are awaited. */
+    request: { req: IncomingMessage; res: ServerResponse } | null;
+    /** When the request being received started (the connection, for its first). */
+    since: number;
+    /**
+     * Between requests on a kept-alive connection: the bytes read when it was last seen with nothing arriving (the
+     * next request's start is only known to be after that look). Null once its start is known.
+     */
+    idleAt: number | null;
+    timer: NodeJS.Timeout | null;
   }
   const open = new Map<Socket, Tracked>();
   let evicted = 0;
@@ -203,6 +239,34 @@ export function guardConnections(server: Server, limits: ListenerLimits) {
     return n;
   };
 
+  const arm = (socket: Socket, tracked: Tracked, at: number) => {
+    if (tracked.timer) clearTimeout(tracked.timer);
+    tracked.timer = setTimeout(() => due(socket, tracked), Math.max(1, at - now())).unref();
+  };
+  const cut = (socket: Socket, tracked: Tracked) => {
+    if (socket.writable && !tracked.request?.res.headersSent) socket.write(TIMEOUT_ANSWER);
+    socket.destroy();
+  };
+  const due = (socket: Socket, tracked: Tracked) => {
+    tracked.timer = null;
+    if (socket.destroyed) return;
+    if (tracked.request) {
+      // The headers are in: the body's deadline. A request received whole waits for nothing more.
+      if (!tracked.request.req.complete) cut(socket, tracked);
+      return;
+    }
+    if (tracked.idleAt !== null) {
+      const read = socket.bytesRead;
+      // Between requests and nothing arrived: not a request yet (the keep-alive timeout closes an idle connection).
+      // Something arrived: a request started since the last look; its headers have their full time from now.
+      if (read !== tracked.idleAt) tracked.idleAt = null;
+      tracked.since = now();
+      arm(socket, tracked, tracked.since + limits.headersTimeoutMs);
+      return;
+    }
+    cut(socket, tracked);
+  };
+
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
     const overAddress = countFrom(address) >= limits.maxConnectionsPerAddress;
@@ -217,8 +281,33 @@ export function guardConnections(server: Server, limits: ListenerLimits) {
       victim.destroy();
       evicted += 1;
     }
-    open.set(socket, { address, served: 0 });
-    socket.once('close', () => open.delete(socket));
+    const tracked: Tracked = { address, served: 0, request: null, since: now(), idleAt: null, timer: null };
+    open.set(socket, tracked);
+    arm(socket, tracked, tracked.since + limits.headersTimeoutMs);
+    socket.once('close', () => {
+      if (tracked.timer) clearTimeout(tracked.timer);
+      tracked.timer = null;
+      open.delete(socket);
+    });
+  });
+  // A request's headers are in: its deadline is now the whole request's; once its answer is finished, the next
+  // request's headers are awaited.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const tracked = open.get(socket);
+    if (!tracked) return;
+    // One sent before the previous one was answered (pipelined) started no earlier than now.
+    if (tracked.request) tracked.since = now();
+    tracked.request = { req, res };
+    tracked.idleAt = null;
+    arm(socket, tracked, tracked.since + limits.requestTimeoutMs);
+    res.once('close', () => {
+      if (tracked.request?.res !== res || socket.destroyed) return;
+      tracked.request = null;
+      tracked.idleAt = socket.bytesRead;
+      tracked.since = now();
+      arm(socket, tracked, tracked.since + limits.headersTimeoutMs);
+    });
   });
 
   return {

@@ -41,6 +41,7 @@ import {
   createFailedLoginLimiter,
   guardConnections,
   listenerLimits,
+  NODE_DEADLINE_CHECKS_OFF,
   NO_REFUSAL_LOG,
   type ListenerLimits,
   type RefusalLog,
@@ -162,7 +163,8 @@ export interface RunningReceiver {
  * connection closed, the body unread. Only FAILED logins (and throttled calls) are counted, per client (the address
  * the tunnel or the reverse proxy reports) and in total. Connections are capped: one serving a delivery, an
  * authenticated call, a stream or a public address is never closed to make room, any other (the oldest first) is;
- * the header, request and idle timeouts are checked every second. Nothing acknowledged is lost: the acknowledgement is
+ * each open connection has its header and request deadlines (one timer each; an idle listener has none) and an
+ * idle timeout. Nothing acknowledged is lost: the acknowledgement is
  * sent only after the delivery is committed; a failed write answers 503 so the provider reposts. Deliveries that
  * arrive while a commit runs share the next one (groupWriter.ts): one sync for the group, each answered once it
  * committed.
@@ -178,15 +180,12 @@ export async function startReceiver<Result extends StoredDelivery>(
     logger: false,
     bodyLimit,
     connectionTimeout: limits.idleTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: 5_000,
     forceCloseConnections: true,
     trustProxy: false,
-    http: {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
+    // The header and request deadlines are kept by guardConnections, per connection: Node's own check would wake
+    // the idle listener every second.
+    http: { ...NODE_DEADLINE_CHECKS_OFF },
   });
   const connections = guardConnections(app.server, limits);
   const failedLogins = createFailedLoginLimiter(limits, options.refusals ?? NO_REFUSAL_LOG, now);

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureText } from '../support/fixtures';
@@ -71,7 +72,7 @@ describe('thousands of idle or slow connections cannot keep a real push out', ()
 
 describe('timeouts that really apply', () => {
   it('a connection that never finishes its headers is answered 408 and closed by the server', async () => {
-    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 } });
+    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
     const c = rawConnection(t.receiver.port);
     c.socket.write(`POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n`);
     await eventually(
@@ -82,7 +83,7 @@ describe('timeouts that really apply', () => {
   });
 
   it('a slow body is cut at the read deadline and nothing is stored', async () => {
-    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 } });
+    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
     const c = rawConnection(t.receiver.port);
     const body = message('slow');
     c.socket.write(
@@ -106,6 +107,109 @@ describe('timeouts that really apply', () => {
     expect(c.state.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(sent).toBeLessThan(body.length - 1);
     expect(t.count('push_log')).toBe(0);
+  });
+});
+
+describe('deadlines kept per connection, not by a check that runs all day', () => {
+  const pushRequest = (id: string) => {
+    const body = message(id);
+    return `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+
+  it('a later request on a kept-alive connection that trickles its headers is answered 408, not before its time', async () => {
+    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+    const c = rawConnection(t.receiver.port);
+    c.socket.write(pushRequest('first'));
+    await eventually(
+      async () => c.state.answer,
+      (answer) => /^HTTP\/1\.1 200[\s\S]*\r\n\r\n\{/.test(answer),
+    );
+    expect(t.count('messages')).toBe(1);
+    // Kept alive and idle for a while (idle between requests is not counted), then a second request whose headers
+    // come one byte every 40 ms: each byte is activity, so only the header deadline can end it.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(c.state.closed).toBe(false);
+    const answered = c.state.answer.length;
+    const head = `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n`;
+    const started = Date.now();
+    let sent = 0;
+    const trickle = setInterval(() => {
+      if (c.state.closed || sent >= head.length) return;
+      c.socket.write(head[sent]!);
+      sent += 1;
+    }, 40);
+    try {
+      await eventually(
+        async () => c.state.closed,
+        (closed) => closed,
+      );
+    } finally {
+      clearInterval(trickle);
+    }
+    const lasted = Date.now() - started;
+    expect(c.state.answer.slice(answered)).toMatch(/^HTTP\/1\.1 408/);
+    // Its headers had their full time from when their first bytes were seen, and at most twice that.
+    expect(lasted).toBeGreaterThanOrEqual(300);
+    expect(sent).toBeLessThan(head.length);
+    expect(t.count('messages')).toBe(1);
+  });
+
+  it('requests sent one after another on a kept-alive connection are each served; none is cut by an earlier deadline', async () => {
+    t = await startPushTarget({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+    const c = rawConnection(t.receiver.port);
+    // Five pushes 250 ms apart: the connection lives past several header and request deadlines.
+    for (let i = 0; i < 5; i += 1) {
+      c.socket.write(pushRequest(`kept-${i}`));
+      await eventually(
+        async () => (c.state.answer.match(/HTTP\/1\.1 200/g) ?? []).length,
+        (n) => n === i + 1,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(c.state.closed).toBe(false);
+    expect(c.state.answer).not.toMatch(/408/);
+    expect(t.count('messages')).toBe(5);
+  });
+
+  /** Whether the timer being created is the test's own (its polling), not the listener's: below this hook's frame. */
+  const createdByTheTest = () => new Error().stack!.split('\n').slice(3).join('\n').includes('/test/');
+
+  it('a listener with no connection open sets no timer that keeps firing', async () => {
+    // Every timer created while the listener starts and serves one push on a connection that then closes: once the
+    // answer's own one-shot timers ran out, none may fire (Node's own deadline check, which the guard replaces, fired
+    // every second for as long as the listener was up).
+    const created = new Set<number>();
+    let recording = true;
+    let firedAfter = 0;
+    let idle = false;
+    const hook = createHook({
+      init(id, type) {
+        // The test's own (its polling) are not the listener's.
+        if (recording && type === 'Timeout' && !createdByTheTest()) created.add(id);
+      },
+      before(id) {
+        if (idle && created.has(id)) firedAfter += 1;
+      },
+    }).enable();
+    try {
+      t = await startPushTarget();
+      const c = rawConnection(t.receiver.port);
+      c.socket.write(pushRequest('then-idle').replace('Host: x\r\n', 'Host: x\r\nConnection: close\r\n'));
+      await eventually(
+        async () => c.state.closed,
+        (closed) => closed,
+      );
+      expect(c.state.answer).toMatch(/^HTTP\/1\.1 200/);
+      recording = false;
+      // One-shot timers of the answer (Node's cache of the Date header lasts 1 s) run out first; then nothing may fire.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      idle = true;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+    } finally {
+      hook.disable();
+    }
+    expect(t.receiver.openConnections()).toBe(0);
+    expect(firedAfter).toBe(0);
   });
 });
 

@@ -160,7 +160,7 @@ describe('slow clients', () => {
 
   it('headers never finished: 408 and closed; a slow authenticated body is cut at the read deadline, nothing stored', async () => {
     const { t, auth, port } = await pairedMailbox({
-      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 },
+      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
     });
     const half = rawConnection(port, sockets);
     half.socket.write(`POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n`);

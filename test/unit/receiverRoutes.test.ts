@@ -187,12 +187,11 @@ describe('routes anyone may call', () => {
 
 describe('a stream (server-sent events) on a device route', () => {
   // Timeouts far shorter than the stream's pings: a connection with nothing on it for 1 s is closed, a request must
-  // be whole within 1 s, checked every 100 ms. Three connections at most.
+  // be whole within 1 s. Three connections at most.
   const limits: Partial<ListenerLimits> = {
     headersTimeoutMs: 500,
     requestTimeoutMs: 1_000,
     idleTimeoutMs: 1_000,
-    checkIntervalMs: 100,
     maxConnections: 3,
     maxConnectionsPerAddress: 3,
   };
