@@ -102,6 +102,8 @@ export interface CollectorDeps {
   /** Saves the position alone (past boxes that could not be opened). */
   skipTo(seq: number): void;
   events: CollectorEvents;
+  /** How long the stream may be silent (not even a ping) before it is taken for dead; STREAM_SILENCE_MS unless told. */
+  silenceMs?: number;
 }
 
 /**
@@ -222,15 +224,16 @@ export function startCollector(deps: CollectorDeps) {
         draining = null;
       }
     };
-    let heard = Date.now();
-    const watch = setInterval(() => {
-      if (Date.now() - heard > STREAM_SILENCE_MS)
+    // Silence ends the connection: one timer, pushed back at each sign of life (a ping every 20 s), fires only once
+    // none came for `silenceMs` (a check every few seconds would wake the idle computer all day).
+    const silenceMs = deps.silenceMs ?? STREAM_SILENCE_MS;
+    const watch = setTimeout(
+      () =>
         controller.abort(
-          new MailboxUnreachable(
-            `the connection went silent (no sign of life for ${STREAM_SILENCE_MS / 1000} seconds)`,
-          ),
-        );
-    }, 5_000);
+          new MailboxUnreachable(`the connection went silent (no sign of life for ${silenceMs / 1000} seconds)`),
+        ),
+      silenceMs,
+    );
     // Connected once the stream answered: from then on deliveries come as the mailbox receives them.
     let live = false;
     try {
@@ -242,7 +245,7 @@ export function startCollector(deps: CollectorDeps) {
           draining ??= drain();
         },
         () => {
-          heard = Date.now();
+          watch.refresh();
           if (live) return;
           live = true;
           events.connected(true);
@@ -254,7 +257,7 @@ export function startCollector(deps: CollectorDeps) {
       // The reason the connection ended (a failed filing, silence) rather than the abort it caused.
       throw signal.aborted && signal.reason !== undefined ? signal.reason : error;
     } finally {
-      clearInterval(watch);
+      clearTimeout(watch);
       // A group being filed finishes first (the core closes the data file once collecting has stopped).
       if (draining) await draining;
       if (live) events.connected(false);
