@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/main/db/database';
 import { CHECK_TIMING } from '../../src/main/payments/checks';
-import { createPaymentsService, type PaymentsService } from '../../src/main/payments/paymentsService';
+import {
+  createPaymentsPoller,
+  createPaymentsService,
+  type PaymentsService,
+} from '../../src/main/payments/paymentsService';
 import { createProviderClient } from '../../src/main/provider/client';
 import { partnerEntrySchema, cardLinkInputSchema, type PaymentLinkEntry } from '../../src/shared/payments';
 import { DEMO_CREDENTIALS } from '../../src/shared/environments';
 import { startClientOnEmulator } from '../support/clientOnEmulator';
+import { eventually } from '../support/eventually';
 import { tempDir } from '../support/tempDir';
 import { openAppDatabase } from '../../src/main/schema';
 
@@ -145,6 +150,60 @@ describe('following a link’s status', () => {
     expect(service.list().links[0]).toMatchObject({ status: 'requested', nextCheckAt: null });
     // Check now still asks.
     expect((await service.checkNow(made.id)).lastCheckedAt).toBe(clock);
+  });
+});
+
+describe('the background checks', () => {
+  it('run a round only when a link is due, not every few seconds; a new link times the next one', async () => {
+    // The same ledger on the real clock, the first check 300 ms after a link is made (10 s in use).
+    const firstMs = CHECK_TIMING.firstMs;
+    CHECK_TIMING.firstMs = 300;
+    const live = createPaymentsService({
+      database,
+      now: Date.now,
+      provider: () => active,
+      host: () => su.client.payments,
+      properties: () => [{ hotelId: 'H1', name: 'Harbour View' }],
+      hostReady: () => ({ ready: true, message: null }),
+      changed: () => undefined,
+    });
+    let rounds = 0;
+    const counted = { ...live, checkDue: () => ((rounds += 1), live.checkDue()) };
+    // Rounds at least 20 ms apart: polled, that would be about 25 in the half second below.
+    const poller = createPaymentsPoller(counted, 20);
+    try {
+      poller.start();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Nothing followed: the round at the start, then none.
+      expect(rounds).toBe(1);
+
+      const { link: made } = await live.createLink(
+        cardLinkInputSchema.parse({ hotelId: 'H1', currency_code: 'EUR', amount: '12.00', order_id: 'POLL-1' }),
+      );
+      expect(made.status).toBe('requested');
+      // Asked when due (300 ms), by the poller alone.
+      const checked = await eventually(
+        async () => live.list().links.find((l) => l.id === made.id)!,
+        (l) => l.lastCheckedAt !== null,
+        5_000,
+      );
+      expect(checked).toMatchObject({ status: 'requested', hostStatus: 'Pending' });
+      expect(rounds).toBeLessThanOrEqual(3);
+
+      // Paid at the host: the next check (600 ms later) files it, and nothing is followed any more.
+      await su.control.completeTransaction(made.transactionId!);
+      await eventually(
+        async () => live.list().links.find((l) => l.id === made.id)!,
+        (l) => l.status === 'paid',
+        5_000,
+      );
+      const after = rounds;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(rounds).toBe(after);
+    } finally {
+      CHECK_TIMING.firstMs = firstMs;
+      await poller.stop();
+    }
   });
 });
 

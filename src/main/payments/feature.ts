@@ -39,7 +39,11 @@ export const paymentsFeature = defineFeature({
       }),
     });
     const poller = createPaymentsPoller(payments);
-    context.bus.on('connectionChanged', () => queueMicrotask(() => events.emit('payments.changed', { paid: [] })));
+    context.bus.on('connectionChanged', () => {
+      queueMicrotask(() => events.emit('payments.changed', { paid: [] }));
+      // Another provider's links are followed now.
+      poller.poke();
+    });
     // The provider answers elsewhere now (the demo's port was taken): its links are at the new address.
     context.bus.on('providerMoved', ({ provider, from, to }) => payments.moveLinks(provider, from, to));
     return {

@@ -48,6 +48,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   return {
+    /** When the provider in use has a link due to be asked next (epoch ms), or null. */
+    nextDueAt: () => store.nextDueAt(deps.provider()),
+    /** `listener` is told whenever a link's next check is written. */
+    onScheduleWritten: (listener: () => void) => store.onScheduleWritten(listener),
+
     list(threadId?: number): PaymentsView {
       const provider = deps.provider();
       return {
@@ -144,6 +149,20 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-/** Checks what is due every `tickMs` while started, one round at a time. */
-export const createPaymentsPoller = (service: PaymentsService, tickMs = 5_000, onError = console.error) =>
-  createPoller({ name: 'payments', round: () => service.checkDue(), settle: service.settle, tickMs, onError });
+/**
+ * Checks what is due while started, one round at a time: when the soonest link is due (never sooner than `tickMs`
+ * after the last round), and once a minute when no link is followed. A link scheduled meanwhile (created, given its
+ * transaction id, checked by the owner) times the next round again.
+ */
+export function createPaymentsPoller(service: PaymentsService, tickMs = 5_000, onError = console.error) {
+  const poller = createPoller({
+    name: 'payments',
+    round: () => service.checkDue(),
+    settle: service.settle,
+    tickMs,
+    onError,
+    nextDue: service.nextDueAt,
+  });
+  service.onScheduleWritten(() => poller.poke());
+  return poller;
+}

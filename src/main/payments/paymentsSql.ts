@@ -179,7 +179,25 @@ const cleaned = (db: DatabaseSync, values: Record<string, never>) =>
 
 /** SQL for the payments tables, on one connection. */
 export function paymentsStore(db: DatabaseSync) {
+  /** Told when a link's next check was written (the poller times its next round again). */
+  const scheduleWritten = new Set<() => void>();
+  const written = (columns: LinkColumns) => {
+    if ('next_check_at' in columns) for (const listener of scheduleWritten) listener();
+  };
   return {
+    /** `listener` is called whenever a link's next check is written. */
+    onScheduleWritten(listener: () => void): void {
+      scheduleWritten.add(listener);
+    },
+    /** When the provider's next link is due to be asked (epoch ms), or null when none is followed. */
+    nextDueAt: (provider: string) =>
+      (
+        db
+          .prepare(
+            'SELECT min(next_check_at) AS at FROM payment_links WHERE provider = ? AND next_check_at IS NOT NULL',
+          )
+          .get(provider) as { at: number | null }
+      ).at,
     partners: (provider: string) =>
       db
         .prepare('SELECT * FROM payment_partners WHERE provider = ? ORDER BY hotel_id')
@@ -221,6 +239,7 @@ export function paymentsStore(db: DatabaseSync) {
            VALUES (:provider, :created_at, 'draft', ${names.map((n) => `:${n}`).join(', ')})`,
         )
         .run({ ...cleaned(db, pick(columns, names)), provider, created_at: createdAt });
+      written(columns);
       return Number(result.lastInsertRowid);
     },
     /**
@@ -242,7 +261,9 @@ export function paymentsStore(db: DatabaseSync) {
           guard_provider: provider,
           ...(transactionId === undefined ? {} : { guard_transaction: transactionId }),
         });
-      return Number(result.changes) > 0;
+      const wrote = Number(result.changes) > 0;
+      if (wrote) written(columns);
+      return wrote;
     },
     deleteDraft: (provider: string, id: number) =>
       Number(
