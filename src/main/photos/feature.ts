@@ -1,5 +1,6 @@
 import { connectionFeature } from '../connection/feature';
 import { defineFeature } from '../feature';
+import { createPoller } from '../lib/poller';
 import { intakeFeature } from '../intake/feature';
 import { outboxFeature } from '../outbox/feature';
 import { outboxFor } from '../outbox/outbox';
@@ -14,7 +15,7 @@ import { PHOTOS_MIGRATIONS } from './migrations';
 import { createPhotosService, PHOTO_KINDS, type MailboxMedia, type PhotoKinds } from './photosService';
 import { fetchImageBytes, photoReach, providerOnThisComputer, smallJpeg } from './reach';
 
-/** How often uploaded photos are checked at Su (whether Su's copy answers yet). */
+/** How often uploaded photos are checked at Su while one's copy is awaited (whether it answers yet). */
 const CHECK_EVERY_MS = 5_000;
 
 /**
@@ -93,21 +94,26 @@ export const photosFeature = defineFeature({
     // The provider answers elsewhere now (the demo's port was taken): Su's copies are at the new address.
     context.bus.on('providerMoved', ({ provider, from, to }) => photos.moveAddresses(provider, from, to));
 
-    let verifying = false;
-    const check = () => {
-      if (verifying) return;
-      verifying = true;
-      void photos
+    /** One look at Su's copies (and addresses done with at the mailbox); a look asked while one runs joins it. */
+    let looking: Promise<void> | null = null;
+    const look = () =>
+      (looking ??= photos
         .verify()
         // A photo Su now holds: what Su holds is read again, so the At Su list is never behind the library.
         .then((touched) =>
           Promise.all(touched.map((hotelId) => photos.reconcile(hotelId).then(() => changed(hotelId)))),
         )
         .then(clearAtMailbox)
-        .catch((error: unknown) => console.error(`photos: ${String(error)}`))
-        .finally(() => (verifying = false));
-    };
-    let timer: NodeJS.Timeout | undefined;
+        .finally(() => (looking = null)));
+    // Only while there is something to look at: a pending copy (every 5 s), a failed one (once a minute), an address
+    // to clear at the mailbox; else once a minute in case.
+    const poller = createPoller({
+      name: 'photos',
+      round: look,
+      settle: () => looking ?? Promise.resolve(),
+      tickMs: CHECK_EVERY_MS,
+      nextDue: () => (media.toClearAtMailbox().length > 0 ? context.now() : photos.nextAt()),
+    });
 
     /** One of the photos' items moved on: its property's tab refreshes; a created photo is looked at soon. */
     const afterChange = (item: OutboxItem) => {
@@ -115,7 +121,10 @@ export const photosFeature = defineFeature({
       if (!hotelId) return;
       changed(hotelId);
       // Su fetches a created photo within moments: look at its copy soon rather than at the next round.
-      if (item.kind === PHOTO_KINDS.create && item.state === 'sent') setTimeout(check, 800).unref();
+      if (item.kind === PHOTO_KINDS.create && item.state === 'sent') {
+        setTimeout(() => look().catch((error: unknown) => console.error(`photos: ${String(error)}`)), 800).unref();
+        poller.poke();
+      }
     };
     // A photo removed from the library before its turn: nothing is sent for it (and nothing blocks the queue).
     const client = () => connection.provider();
@@ -148,13 +157,9 @@ export const photosFeature = defineFeature({
       },
       outboxKinds,
       handlers: photosHandlers({ photos, files, thumbnailOf: (bytes) => smallJpeg(reader, bytes) }),
-      start(): void {
-        timer ??= setInterval(check, CHECK_EVERY_MS);
-        timer.unref();
-      },
+      start: () => poller.start(),
       async stop(): Promise<void> {
-        clearInterval(timer);
-        timer = undefined;
+        await poller.stop();
         await reader.close();
       },
     };

@@ -17,7 +17,8 @@ import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
 import { readFileSync } from 'node:fs';
 import { createPhotoViews, type PhotoRow, type UploadRow } from './views';
-import { mediaName, MEDIA_TTL_MS, type MediaLinks } from './media';
+import { mediaName, type MediaLinks } from './media';
+import { createPhotoVerification, VERIFY_WITHIN_MS } from './verification';
 
 /** The outbox kinds of photos: Su's image create (endpoint 9) and association (endpoint 10). */
 export const PHOTO_KINDS = { create: 'photo-create', associate: 'photo-associate' } as const;
@@ -38,8 +39,6 @@ export interface MailboxMedia {
   remove(name: string): Promise<void>;
 }
 
-/** How long the app waits for Su's copy of an uploaded photo to answer before saying Su could not fetch it. */
-export const VERIFY_WITHIN_MS = 3 * 60_000;
 /** Images per create call. */
 const BATCH = 20;
 
@@ -72,6 +71,7 @@ export function createPhotosService(deps: {
   const { db } = database;
 
   const { row, must, latestUpload, associationsOf, toPhoto, atSu } = createPhotoViews({ database, media, provider });
+  const verification = createPhotoVerification({ db, now, media, fetchImage: deps.fetchImage });
 
   function list(hotelId: string): PhotosView {
     const photos = (db.prepare('SELECT * FROM photos WHERE hotel_id = ? ORDER BY id').all(hotelId) as PhotoRow[]).map(
@@ -334,39 +334,7 @@ export function createPhotosService(deps: {
       return payload.hotelId;
     },
 
-    /** Checks Su's copies that are still unconfirmed; answers the properties whose photos changed. */
-    async verify(): Promise<string[]> {
-      const pending = db
-        .prepare(
-          `SELECT u.*, p.hotel_id FROM photo_uploads u JOIN photos p ON p.id = u.photo_id
-           WHERE u.verified = 'pending' OR (u.verified = 'failed' AND u.verify_until > ?) ORDER BY u.id`,
-        )
-        .all(now() - MEDIA_TTL_MS + VERIFY_WITHIN_MS) as (UploadRow & { hotel_id: string })[];
-      const touched = new Set<string>();
-      for (const u of pending) {
-        // One Su has not served in time is looked at once a minute, not at every round.
-        if (u.verified === 'failed' && Math.floor(now() / 5_000) % 12 !== 0) continue;
-        const copy = u.su_url ? await deps.fetchImage(u.su_url) : null;
-        if (copy) {
-          db.prepare(`UPDATE photo_uploads SET verified = 'ok', problem = NULL WHERE id = ?`).run(u.id);
-          media.revoke(u.photo_id);
-          touched.add(u.hotel_id);
-        } else if (u.verified === 'pending' && now() >= (u.verify_until ?? 0)) {
-          const fetchedAt = media.fetchedAt(u.photo_id);
-          const problem = !u.su_url
-            ? 'Su confirmed the upload but gave no address of its copy: upload it again.'
-            : media.atMailbox(u.photo_id)
-              ? 'Su’s copy does not answer with the image (Su fetches it from your mailbox): check that the mailbox is running, then upload it again.'
-              : fetchedAt
-                ? 'Su fetched it from this computer, but its copy does not answer with the image: upload it again.'
-                : 'Su never fetched it from this computer: check that the address Su reaches (the tunnel, or your own address, under Connection) is up, then upload it again.';
-          // The address stays open (a day at most): a Su that fetches late still finds the photo, and is seen.
-          db.prepare(`UPDATE photo_uploads SET verified = 'failed', problem = ? WHERE id = ?`).run(problem, u.id);
-          touched.add(u.hotel_id);
-        }
-      }
-      return [...touched];
-    },
+    ...verification,
 
     /** A create marked as sent by the owner would leave no address of Su's copy: upload it again instead. */
     markSentRefusal(item: OutboxItem): string | null {
