@@ -16,7 +16,7 @@ import type { OutboxItem, OutboxKind } from '../outbox/types';
 import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
 import { readFileSync } from 'node:fs';
-import { createPhotoViews, type PhotoRow, type UploadRow } from './views';
+import { createPhotoViews, type PhotoRow } from './views';
 import { mediaName, type MediaLinks } from './media';
 import { createPhotoVerification, VERIFY_WITHIN_MS } from './verification';
 
