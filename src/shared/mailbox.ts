@@ -71,6 +71,28 @@ export const mailboxPairSchema = z
   .strict();
 export type MailboxPairInput = z.input<typeof mailboxPairSchema>;
 
+/** Another device to unpair from the mailbox (a computer lost, sold or given away). */
+export const mailboxUnpairDeviceSchema = z
+  .object({
+    deviceId: z
+      .string({ message: 'Choose the device to unpair.' })
+      .trim()
+      .min(1, 'Choose the device to unpair.')
+      .max(100, 'A device id has at most 100 characters.'),
+  })
+  .strict();
+
+/** A device paired with the mailbox (as its health said). */
+export interface MailboxDevice {
+  id: string;
+  name: string;
+  pairedAt: number;
+  /** When it last called the mailbox (collected, or read its health); null if never since pairing. */
+  lastSeenAt: number | null;
+  /** This computer. */
+  self: boolean;
+}
+
 /** When the mailbox was running (from its own record): `to` null while it still is. */
 export interface MailboxUpPeriod {
   from: number;
@@ -124,6 +146,8 @@ export interface MailboxStatus {
   demo: boolean;
   /** Collecting is paused (the demo's "Close the laptop for an hour"): what arrives meanwhile waits in the mailbox. */
   paused: boolean;
+  /** Every device paired with the mailbox, this computer among them (as of `checkedAt`; empty before). */
+  devices: MailboxDevice[];
 }
 
 /** The mailbox slice of the contract: method → argument schema. */
@@ -131,12 +155,14 @@ export const mailboxMethods = {
   'mailbox.status': noArgs,
   'mailbox.pair': mailboxPairSchema,
   'mailbox.unpair': noArgs,
+  'mailbox.unpairDevice': mailboxUnpairDeviceSchema,
 } as const;
 
 export interface MailboxResults {
   'mailbox.status': MailboxStatus;
   'mailbox.pair': MailboxStatus;
   'mailbox.unpair': MailboxStatus;
+  'mailbox.unpairDevice': MailboxStatus;
 }
 
 export interface MailboxEvents {

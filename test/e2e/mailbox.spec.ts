@@ -100,6 +100,46 @@ test('the demo’s “Close the laptop for an hour”: the guests write to the m
   }
 });
 
+test('the devices paired with the demo’s mailbox: the front desk’s computer is unpaired after a confirmation', async ({
+  page,
+}) => {
+  const app = await startApp({ INNKEEPER_DEMO_INBOX: '1' });
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(app.url);
+    await expect(page.locator('html')).toHaveAttribute('data-events', 'open');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connection' }).click();
+    const devices = page.getByTestId('mailbox-devices');
+    await expect(devices.getByTestId('mailbox-device-self')).toContainText('This computer', { timeout: 20_000 });
+    const desk = devices.getByTestId('mailbox-device');
+    await expect(desk).toHaveCount(1);
+    await expect(desk).toContainText('Front desk PC');
+    await expect(desk).toContainText('last seen');
+    await desk.getByRole('button', { name: 'Unpair Front desk PC' }).click();
+    await expect(desk).toContainText('Unpair Front desk PC? It can no longer collect from the mailbox');
+    expect(await violations(page, '[data-testid="mailbox-devices"]')).toEqual([]);
+    await closeToasts(page);
+    await devices.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-devices.png`, animations: 'disabled' });
+    await page.setViewportSize({ width: 1024, height: 680 });
+    await devices.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/mailbox-devices-1024.png`, animations: 'disabled' });
+
+    await desk.getByTestId('mailbox-device-unpair-confirm').click();
+    await expect(desk).toHaveCount(0);
+    await expect(devices.getByTestId('mailbox-device-self')).toBeVisible();
+    // Gone at the mailbox itself: after a reload (the health read again), only this computer.
+    await page.reload();
+    await expect(page.getByTestId('mailbox-devices').getByTestId('mailbox-device-self')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByTestId('mailbox-devices').getByTestId('mailbox-device')).toHaveCount(0);
+    await expect(page.getByTestId('mailbox-section').getByTestId('mailbox-state')).toContainText('Connected');
+  } finally {
+    await stopApp(app);
+  }
+});
+
 test('an owner pairs with a mailbox of their own on the Connection screen: each step says what is missing', async ({
   page,
   app,

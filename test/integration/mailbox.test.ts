@@ -265,6 +265,73 @@ describe('the desktop and its mailbox', () => {
     expect(after.lastError?.message).toMatch(/^The mailbox no longer accepts this computer/);
   });
 
+  it('lists every device paired with the mailbox and unpairs another one: the mailbox revokes it at once', async () => {
+    const mailbox = await mailboxProgram();
+    const laptop = await core();
+    await clientOf(laptop).call('mailbox.pair', { url: mailbox.url, code: mailbox.code! });
+    await connected(laptop);
+    const desk = await core();
+    await clientOf(desk).call('mailbox.pair', { url: mailbox.url, code: await mailbox.newCode() });
+    const deskId = (await connected(desk)).deviceId!;
+    // The laptop reads the mailbox's health again as it connects; the desk paired after: asked once more here.
+    const both = await eventually(
+      async () => {
+        await clientOf(laptop).call('mailbox.unpairDevice', { deviceId: 'no-such-device' });
+        return status(laptop);
+      },
+      (s) => s.devices.length === 2,
+      20_000,
+    );
+    const laptopId = both.deviceId!;
+    expect(both.devices.map((d) => ({ id: d.id, self: d.self }))).toEqual(
+      expect.arrayContaining([
+        { id: laptopId, self: true },
+        { id: deskId, self: false },
+      ]),
+    );
+
+    // This computer is unpaired with Unpair, not from the list.
+    const self = await clientOf(laptop).dispatch('mailbox.unpairDevice', { deviceId: laptopId });
+    expect(self).toMatchObject({
+      ok: false,
+      error: { field: 'deviceId', message: 'This is this computer: use “Unpair this computer” to unpair it.' },
+    });
+    // A bad id names its field.
+    const empty = await clientOf(laptop).dispatch('mailbox.unpairDevice', { deviceId: ' ' });
+    expect(empty).toMatchObject({ ok: false, error: { fields: { deviceId: 'Choose the device to unpair.' } } });
+
+    const after = await clientOf(laptop).call('mailbox.unpairDevice', { deviceId: deskId });
+    expect(after.devices.map((d) => d.id)).toEqual([laptopId]);
+    expect(after).toMatchObject({ paired: true, deviceId: laptopId });
+    // The desk is told at its next call: it stops collecting and says why; the laptop still collects.
+    const deskAfter = await eventually(
+      () => status(desk),
+      (s) => !s.paired,
+      20_000,
+    );
+    expect(deskAfter.lastError?.message).toMatch(/^The mailbox no longer accepts this computer/);
+    expect((await mailbox.push(guestMessage(7), su)).status).toBe(200);
+    await eventually(
+      async () => messageIds(laptop),
+      (ids) => ids.includes('mbx-7'),
+      20_000,
+    );
+    expect(messageIds(desk)).toEqual([]);
+
+    // The mailbox cannot be reached: nothing changes, and the owner may try again.
+    await mailbox.stop();
+    const unreachable = await clientOf(laptop).dispatch('mailbox.unpairDevice', { deviceId: deskId });
+    expect(unreachable).toMatchObject({
+      ok: false,
+      error: {
+        retryable: true,
+        message: expect.stringMatching(
+          /^Innkeeper could not reach the mailbox to unpair the device: .+\. Try again\.$/,
+        ),
+      },
+    });
+  });
+
   it('pairs from INNKEEPER_MAILBOX_URL / _CODE once: a code the mailbox refused is not tried again at the next start', async () => {
     const mailbox = await mailboxProgram();
     const environment = { url: mailbox.url, code: '2222-2222-2222' };

@@ -33,6 +33,7 @@ const status = (over: Partial<MailboxStatus> = {}): MailboxStatus => ({
   lastError: null,
   demo: false,
   paused: false,
+  devices: [],
   ...over,
 });
 const paired = (over: Partial<MailboxStatus> = {}) =>
@@ -283,6 +284,75 @@ describe('a paired mailbox', () => {
       'Collecting is paused (the laptop is closed): what arrives waits in the mailbox until it opens (Open the laptop, under Demo deliveries above).',
     );
     expect(wrapper.find('[data-testid="mailbox-waiting"]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+});
+
+describe('the devices paired with the mailbox', () => {
+  const self = { id: 'd1', name: 'Laptop', pairedAt: Date.now() - 60 * MINUTE, lastSeenAt: Date.now(), self: true };
+  const desk = {
+    id: 'd2',
+    name: 'Front desk PC',
+    pairedAt: Date.now() - 600 * MINUTE,
+    lastSeenAt: Date.now() - 180 * MINUTE,
+    self: false,
+  };
+  const old = { id: 'd3', name: 'Old laptop', pairedAt: Date.now() - 900 * MINUTE, lastSeenAt: null, self: false };
+
+  it('lists them, this computer first and not unpairable here; another is unpaired after a confirmation', async () => {
+    const core = installFakeApi({ 'mailbox.status': () => ok(paired({ devices: [desk, old, self] })) });
+    const wrapper = mountSection();
+    await flushPromises();
+    const rows = wrapper.findAll('[data-testid^="mailbox-device"]').filter((r) => r.element.tagName === 'LI');
+    expect(rows.map((r) => r.find('.device__name').text())).toEqual([
+      'Laptop This computer',
+      'Old laptop',
+      'Front desk PC',
+    ]);
+    expect(rows[0]!.find('[data-testid="mailbox-device-unpair"]').exists()).toBe(false);
+    expect(rows[1]!.text()).toContain('not seen since it was paired');
+    expect(rows[2]!.text()).toContain('last seen');
+
+    // Nothing is asked before the owner confirms; "Keep it" takes the question back.
+    await rows[2]!.get('[data-testid="mailbox-device-unpair"]').trigger('click');
+    expect(rows[2]!.text()).toContain('Unpair Front desk PC? It can no longer collect from the mailbox');
+    const keep = rows[2]!.findAll('button').find((b) => b.text() === 'Keep it')!;
+    await keep.trigger('click');
+    expect(rows[2]!.find('[data-testid="mailbox-device-unpair-confirm"]').exists()).toBe(false);
+    expect(core.pending('mailbox.unpairDevice')).toEqual([]);
+
+    await rows[2]!.get('[data-testid="mailbox-device-unpair"]').trigger('click');
+    await rows[2]!.get('[data-testid="mailbox-device-unpair-confirm"]').trigger('click');
+    const [call] = core.pending('mailbox.unpairDevice');
+    expect(call!.args).toEqual({ deviceId: 'd2' });
+    call!.answer(ok(paired({ devices: [old, self] })));
+    await flushPromises();
+    expect(wrapper.findAll('li[data-testid="mailbox-device"]').map((r) => r.find('.device__name').text())).toEqual([
+      'Old laptop',
+    ]);
+    wrapper.unmount();
+  });
+
+  it('a refusal stays in the device’s row, with the question still open', async () => {
+    const core = installFakeApi({ 'mailbox.status': () => ok(paired({ devices: [self, desk] })) });
+    const wrapper = mountSection();
+    await flushPromises();
+    const row = wrapper.get('li[data-testid="mailbox-device"]');
+    await row.get('[data-testid="mailbox-device-unpair"]').trigger('click');
+    await row.get('[data-testid="mailbox-device-unpair-confirm"]').trigger('click');
+    const message = 'Innkeeper could not reach the mailbox to unpair the device: connection refused. Try again.';
+    core.pending('mailbox.unpairDevice')[0]!.answer(fail({ code: ErrorCode.Network, message, retryable: true }));
+    await flushPromises();
+    expect(row.get('[data-testid="mailbox-device-error"]').text()).toBe(message);
+    expect(row.find('[data-testid="mailbox-device-unpair-confirm"]').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('shows no list before the mailbox’s health was read', async () => {
+    installFakeApi({ 'mailbox.status': () => ok(paired({ devices: [] })) });
+    const wrapper = mountSection();
+    await flushPromises();
+    expect(wrapper.find('[data-testid="mailbox-devices"]').exists()).toBe(false);
     wrapper.unmount();
   });
 });

@@ -16,6 +16,7 @@ import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
 import { demoPropertyContent } from './demoProperty';
 import type { DeliveryCredentials } from '../../receiving/basicAuth';
+import { generateDeviceKeyPair } from '../../receiving/sealing';
 
 // The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
 // the only module of the app that imports the emulator.
@@ -369,6 +370,19 @@ export function createDemoProvider(options: DemoProviderOptions) {
           }
         }
         if (!paired) return;
+        // A second computer of the demo's (the front desk's: paired 12 days ago, last seen 3 hours ago), so that
+        // unpairing another device can be tried on the demo.
+        const desk = running.store.transaction(() =>
+          running.store.addDevice({
+            name: 'Front desk PC',
+            publicKey: generateDeviceKeyPair().publicKey,
+            pushUser: credentials.username,
+            pushPassword: credentials.password,
+          }),
+        );
+        running.store.db
+          .prepare('UPDATE devices SET paired_at = ?, last_seen_at = ? WHERE id = ?')
+          .run(Date.now() - 12 * 86_400_000, Date.now() - 3 * 3_600_000, desk.id);
         mailbox = running;
         connect();
         changed();

@@ -3,7 +3,7 @@ import type { HandlerSlice } from '../gateway/dispatcher';
 import type { EventBus } from '../gateway/events';
 import type { MailboxService } from './mailboxService';
 
-/** The mailbox slice: pairing, unpairing, and its status; every change is announced (`mailbox.changed`). */
+/** The mailbox slice: pairing, unpairing (this computer, or another device), and its status; every change is announced (`mailbox.changed`). */
 export function mailboxHandlers(deps: { mailbox: MailboxService; events: EventBus }) {
   const { mailbox, events } = deps;
   let last: string | null = null;
@@ -27,6 +27,10 @@ export function mailboxHandlers(deps: { mailbox: MailboxService; events: EventBu
     },
     'mailbox.unpair': async () => {
       await mailbox.unpair();
+      return changed();
+    },
+    'mailbox.unpairDevice': async ({ deviceId }) => {
+      await mailbox.unpairDevice(deviceId);
       return changed();
     },
   } satisfies HandlerSlice<'mailbox'>;

@@ -17,6 +17,7 @@ import {
 import { errorText } from '../../shared/result';
 
 const mediaDeletedSchema = z.object({ deleted: z.boolean() });
+const deviceRemovedSchema = z.object({ unpaired: z.string() });
 
 /** How long one call to the mailbox may take (the stream has its own rule: a ping at least this often). */
 const CALL_TIMEOUT_MS = 20_000;
@@ -141,6 +142,13 @@ export function mailboxClient(baseUrl: string, token?: string) {
     /** The photo's address stops answering (Su has its copy, or it is no longer needed). */
     deleteMedia: async (name: string): Promise<void> => {
       await call('DELETE', `/mailbox/media/${encodeURIComponent(name)}`, mediaDeletedSchema);
+    },
+    /**
+     * Unpairs ANOTHER device (this computer's credential must still work: a 401 is a refusal here, not "done"). A
+     * device the mailbox does not know (404) is a refusal too; the caller says it is already gone.
+     */
+    removeDevice: async (deviceId: string): Promise<void> => {
+      await call('DELETE', `/mailbox/devices/${encodeURIComponent(deviceId)}`, deviceRemovedSchema);
     },
     unpair: async (deviceId: string): Promise<void> => {
       const response = await fetch(`${baseUrl}/mailbox/devices/${encodeURIComponent(deviceId)}`, {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { MailboxHealth } from '../../receiving/mailboxProtocol';
 import { generateDeviceKeyPair } from '../../receiving/sealing';
@@ -11,8 +10,9 @@ import type { DeliveryCredentials } from '../../receiving/basicAuth';
 import type { GroupOutcome } from '../intake/ingest';
 import { startCollector, type Collected, type Collector } from './collector';
 import { catchUpRecord } from './catchUpRecord';
-import { mailboxClient } from './mailboxClient';
-import { pairingFailure } from './pairingWords';
+import { environmentPairing, type MailboxEnvironment } from './environmentPairing';
+import { MailboxRefusal, mailboxClient } from './mailboxClient';
+import { deviceFailure, pairingFailure } from './pairingWords';
 
 /** SECURITY: the device's private key and its credential at the mailbox live in the secrets, nowhere else. */
 export const PRIVATE_KEY_SECRET = 'mailbox.privateKey';
@@ -23,18 +23,12 @@ const MAILBOX_ID_KEY = 'mailbox.mailboxId';
 const PAIRED_AT_KEY = 'mailbox.pairedAt';
 /** Set while the pairing is the built-in demo's own mailbox (it lives only as long as the run that made it). */
 const DEMO_KEY = 'mailbox.demo';
-/** A digest of the address and code of INNKEEPER_MAILBOX_* last tried at start: a code is used once. */
-const ENV_TRIED_KEY = 'mailbox.environmentTried';
 /** How often the mailbox's health is read while connected. */
 const HEALTH_EVERY_MS = 60_000;
 /** The mailbox's up periods kept for the screen. */
 const UP_PERIODS = 20;
 
-/** INNKEEPER_MAILBOX_URL and INNKEEPER_MAILBOX_CODE: pairing at start, for servers and tests. */
-export interface MailboxEnvironment {
-  url?: string;
-  code?: string;
-}
+export type { MailboxEnvironment } from './environmentPairing';
 
 export interface MailboxServiceDeps {
   database: Database;
@@ -73,7 +67,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   /** Pairing, unpairing and stopping one at a time. */
   let busy: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  let environmentRetry: NodeJS.Timeout | null = null;
   /** Collecting paused on purpose (the demo's "Close the laptop for an hour"). */
   let paused = false;
 
@@ -251,37 +244,14 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     startCollecting();
   }
 
-  /** INNKEEPER_MAILBOX_URL + _CODE at start: paired once; a code the mailbox answered is not tried again. */
-  async function pairFromEnvironment(attempt = 0): Promise<void> {
-    const { url, code } = deps.env;
-    if (!url || stopped) return;
-    if (pairing()?.url === url) return;
-    if (!code) {
-      problem('INNKEEPER_MAILBOX_URL is set, but INNKEEPER_MAILBOX_CODE is not: Innkeeper needs a pairing code.');
-      deps.onChange();
-      return;
-    }
-    const tried = createHash('sha256').update(`${url}\n${code}`).digest('hex');
-    if (settings.get<string>(ENV_TRIED_KEY) === tried) return;
-    try {
-      await serially(() => pairNow(url, code));
-      settings.set(ENV_TRIED_KEY, tried);
-    } catch (error) {
-      const message = errorText(error);
-      problem(`Pairing with the mailbox from INNKEEPER_MAILBOX_URL failed: ${message}`);
-      const unreachable = error instanceof AppFailure && error.error.retryable === true;
-      // The mailbox answered (a wrong or used code): that code is not tried again. Unreachable: tried again later.
-      if (!unreachable) settings.set(ENV_TRIED_KEY, tried);
-      else if (!stopped) {
-        const pause = Math.min(60_000, 1_000 * 2 ** attempt);
-        environmentRetry = setTimeout(
-          () => pairFromEnvironment(attempt + 1).catch((e: unknown) => console.error(`mailbox: ${errorText(e)}`)),
-          pause,
-        );
-      }
-    }
-    deps.onChange();
-  }
+  const fromEnvironment = environmentPairing({
+    env: deps.env,
+    settings,
+    pairedUrl: () => pairing()?.url ?? null,
+    pair: (url, code) => serially(() => pairNow(url, code)),
+    problem,
+    onChange: deps.onChange,
+  });
 
   return {
     /**
@@ -323,6 +293,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         lastError,
         demo,
         paused: paired !== null && paused,
+        devices: paired ? (health?.value.devices ?? []) : [],
       };
     },
     /** Pairs with the mailbox at `url` (replacing any earlier pairing) and starts collecting. */
@@ -348,6 +319,24 @@ export function createMailboxService(deps: MailboxServiceDeps) {
             ? null
             : `Unpaired here, but the mailbox could not be told (${told}): unpair this computer there too, or it keeps its deliveries for it until they expire.`,
         );
+      }),
+    /**
+     * Unpairs ANOTHER device from the mailbox (a computer lost, sold or given away): the mailbox revokes its
+     * credential and drops what it kept for it. This computer is unpaired with `unpair`.
+     */
+    unpairDevice: (deviceId: string) =>
+      serially(async () => {
+        const paired = pairing();
+        if (!paired) throw deviceFailure('Innkeeper is not paired with a mailbox.');
+        if (deviceId === paired.deviceId)
+          throw deviceFailure('This is this computer: use “Unpair this computer” to unpair it.');
+        try {
+          await mailboxClient(paired.url, paired.token).removeDevice(deviceId);
+        } catch (error) {
+          // Already gone there (unpaired from elsewhere): the list is read again below all the same.
+          if (!(error instanceof MailboxRefusal && error.status === 404)) throw deviceFailure(error);
+        }
+        await readHealth();
       }),
     /**
      * The built-in demo's own mailbox (inside Innkeeper, on 127.0.0.1): paired like the owner's, with the demo's
@@ -392,11 +381,11 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       // The demo's mailbox lived in the run that paired it: a new run pairs its own.
       if (settings.get<boolean>(DEMO_KEY) && pairing()) forget();
       startCollecting();
-      pairFromEnvironment().catch((error: unknown) => console.error(`mailbox: ${errorText(error)}`));
+      fromEnvironment.start();
     },
     async stop(): Promise<void> {
       stopped = true;
-      if (environmentRetry) clearTimeout(environmentRetry);
+      fromEnvironment.stop();
       await serially(() => stopCollecting());
     },
     /** The secrets it was handed outside the secret file (the pairing code of INNKEEPER_MAILBOX_CODE). */

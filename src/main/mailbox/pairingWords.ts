@@ -1,7 +1,7 @@
 import { AppFailure, ErrorCode, errorText } from '../../shared/result';
 import { MailboxRefusal, MailboxUnreachable } from './mailboxClient';
 
-// Why a pairing with the mailbox did not happen, in the owner's words, next to the field to change.
+// Why a pairing with the mailbox did not happen (or another device could not be unpaired), in the owner's words.
 
 /** A refusal naming its field (`url` or `code`), or a network failure that may be tried again. */
 const failure = (message: string, field?: 'url' | 'code', retryable = false) =>
@@ -44,4 +44,25 @@ export function pairingFailure(error: unknown, url: string): AppFailure {
       ? failure(`Innkeeper reached ${url}, but ${error.message}: is this the mailbox’s address?`, 'url')
       : failure(`Innkeeper could not reach the mailbox at ${url}: ${error.message}.`, 'url', true);
   return failure(`Pairing with the mailbox failed: ${errorText(error)}`, 'url', true);
+}
+
+/** Why another device could not be unpaired, in the owner's words (a message of its own, or what went wrong). */
+export function deviceFailure(error: unknown): AppFailure {
+  if (typeof error === 'string')
+    return new AppFailure({
+      code: ErrorCode.Validation,
+      message: error,
+      field: 'deviceId',
+      fields: { deviceId: error },
+      retryable: false,
+    });
+  if (error instanceof MailboxUnreachable)
+    return failure(
+      `Innkeeper could not reach the mailbox to unpair the device: ${error.message}. Try again.`,
+      undefined,
+      true,
+    );
+  if (error instanceof MailboxRefusal)
+    return failure(`The mailbox refused to unpair the device: ${error.message}`, undefined, error.status >= 500);
+  return failure(`Unpairing the device failed: ${errorText(error)}`, undefined, true);
 }

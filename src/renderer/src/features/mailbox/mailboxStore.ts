@@ -17,7 +17,7 @@ function dismissedAt(): number | null {
   }
 }
 
-/** The owner's mailbox: its status as the core announces it, pairing and unpairing. */
+/** The owner's mailbox: its status as the core announces it, pairing and unpairing (this computer or another). */
 export const useMailboxStore = defineStore('mailbox', () => {
   /** Events heard: an answer to pair or unpair is older than an event heard while it was on its way. */
   let heard = 0;
@@ -64,6 +64,26 @@ export const useMailboxStore = defineStore('mailbox', () => {
     }
   }
 
+  /** The other device being unpaired, and the refusal of the last one that could not be (by device). */
+  const unpairingDevice = ref<string | null>(null);
+  const deviceError = ref<{ deviceId: string; error: AppError } | null>(null);
+
+  /** Unpairs another device from the mailbox (a computer lost, sold or given away). */
+  async function unpairDevice(deviceId: string): Promise<boolean> {
+    if (unpairingDevice.value) return false;
+    unpairingDevice.value = deviceId;
+    deviceError.value = null;
+    const before = heard;
+    try {
+      const answer = await api['mailbox.unpairDevice']({ deviceId });
+      if (answer.ok) unlessNewer(before, answer.value);
+      else deviceError.value = { deviceId, error: answer.error };
+      return answer.ok;
+    } finally {
+      unpairingDevice.value = null;
+    }
+  }
+
   /** Puts the "… arrived while this computer was off" note away (until the next catch-up brings something). */
   function dismissWhileOff() {
     const at = status.value?.whileOff?.collectedAt;
@@ -76,5 +96,20 @@ export const useMailboxStore = defineStore('mailbox', () => {
     }
   }
 
-  return { status, pairError, unpairError, pairing, unpairing, dismissed, load, listen, pair, unpair, dismissWhileOff };
+  return {
+    status,
+    pairError,
+    unpairError,
+    pairing,
+    unpairing,
+    unpairingDevice,
+    deviceError,
+    dismissed,
+    load,
+    listen,
+    pair,
+    unpair,
+    unpairDevice,
+    dismissWhileOff,
+  };
 });
