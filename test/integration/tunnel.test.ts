@@ -1,4 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createTunnelService } from '../../src/main/intake/tunnelService';
+import { openAppDatabase } from '../../src/main/schema';
+import { eventually } from '../support/eventually';
+import { tempDir } from '../support/tempDir';
 import type { IntakeSettingsInput } from '../../src/shared/intake';
 import { SECRET_REMOVED } from '../../src/main/gateway/secretLeaks';
 import { contractClient } from '../support/contract';
@@ -92,6 +97,60 @@ describe('the tunnel (ngrok in the app; a loopback forwarder here)', () => {
       ok: false,
       error: { fields: { 'tunnel.authtoken': expect.any(String), 'tunnel.domain': expect.any(String) } },
     });
+  });
+});
+
+describe('a tunnel that does not open in time', () => {
+  const dir = tempDir();
+  const database = openAppDatabase(join(dir.path, 'innkeeper.db'));
+  afterAll(() => {
+    database.close();
+    dir.remove();
+  });
+  const service = (fake: ReturnType<typeof createFakeTunnelProvider>) =>
+    createTunnelService({ database, provider: fake.provider, now: Date.now, openDeadlineMs: 300 });
+  const options = { forwardTo: 'http://127.0.0.1:1', authtoken: TOKEN };
+
+  it('has failed at the deadline, saying so; the listener no longer believes X-Forwarded-For', async () => {
+    const tunnels = service(createFakeTunnelProvider({ openAfterMs: Infinity }));
+    const opening = tunnels.open(options);
+    expect(tunnels.status().state).toBe('starting');
+    expect(tunnels.forwarding()).toBe(true);
+    await opening;
+    expect(tunnels.status()).toEqual({
+      enabled: true,
+      state: 'failed',
+      url: null,
+      error: 'ngrok did not answer within 0.3 seconds: check this computer’s internet connection, then save again.',
+    });
+    expect(tunnels.forwarding()).toBe(false);
+  });
+
+  it('one that opens after the deadline is closed at once and never shown as up', async () => {
+    const fake = createFakeTunnelProvider({ openAfterMs: 700 });
+    const tunnels = service(fake);
+    await tunnels.open(options);
+    expect(tunnels.status().state).toBe('failed');
+    await eventually(
+      async () => fake.closes(),
+      (n) => n === 1,
+    );
+    expect(tunnels.status().state).toBe('failed');
+  });
+
+  it('turned off while it opens: off it stays, and the tunnel is closed when it arrives', async () => {
+    const fake = createFakeTunnelProvider({ openAfterMs: 150 });
+    const tunnels = service(fake);
+    const opening = tunnels.open(options);
+    await tunnels.close();
+    expect(tunnels.status()).toMatchObject({ enabled: false, state: 'off' });
+    await opening;
+    await eventually(
+      async () => fake.closes(),
+      (n) => n === 1,
+    );
+    expect(tunnels.status()).toMatchObject({ enabled: false, state: 'off' });
+    expect(tunnels.forwarding()).toBe(false);
   });
 });
 

@@ -9,6 +9,8 @@ import type { TunnelProvider } from '../../src/main/intake/tunnel';
 export function createFakeTunnelProvider(
   behaviour: {
     refuseWith?: string;
+    /** Opens only after this long (ngrok's SDK waiting on a network that does not answer); Infinity: never. */
+    openAfterMs?: number;
     /** The internet client each request comes from (a tunnel sees many; by default always 203.0.113.7). */
     clientOf?: (req: IncomingMessage) => string;
   } = {},
@@ -17,6 +19,8 @@ export function createFakeTunnelProvider(
   let onStatus: ((s: 'closed' | 'connected') => void) | null = null;
   let down = false;
   const opened: { forwardTo: string; authtoken: string; domain?: string }[] = [];
+  /** Tunnels closed so far. */
+  let closes = 0;
 
   const forwardedFor = (req: IncomingMessage) => {
     const client = behaviour.clientOf?.(req) ?? '203.0.113.7';
@@ -26,6 +30,8 @@ export function createFakeTunnelProvider(
 
   const provider: TunnelProvider = {
     async open(options) {
+      if (behaviour.openAfterMs === Infinity) return new Promise<never>(() => undefined);
+      if (behaviour.openAfterMs) await new Promise((resolve) => setTimeout(resolve, behaviour.openAfterMs));
       if (behaviour.refuseWith) throw new Error(behaviour.refuseWith);
       opened.push({
         forwardTo: options.forwardTo,
@@ -59,13 +65,17 @@ export function createFakeTunnelProvider(
       const port = (server.address() as { port: number }).port;
       return {
         url: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+        close: () => {
+          closes += 1;
+          return new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+        },
       };
     },
   };
   return {
     provider,
     opened,
+    closes: () => closes,
     drop() {
       down = true;
       onStatus?.('closed');
