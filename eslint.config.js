@@ -15,16 +15,20 @@ const noElectron = {
   message: 'The core runs under plain Node: only src/main/hosts/electron and the preload may import electron.',
 };
 
+/** The demo provider's files: the only ones of the core that start the emulator and the mailbox program. */
+const DEMO_PROVIDER = ['src/main/demo/demoProvider.ts', 'src/main/demo/demoMailbox.ts'];
+
 const noEmulator = {
   regex: '(^|/)emulator(/|$)',
-  message: 'Only src/main/demo/demoProvider.ts starts the emulator; the rest of the app reaches Su over HTTP.',
+  message:
+    'Only src/main/demo/demoProvider.ts and demoMailbox.ts start the emulator and talk to it; the rest of the app reaches Su over HTTP.',
 };
 
 /** src/mailbox seen from a feature folder of src/main (src/main/mailbox is the desktop's side: '../mailbox/…'). */
 const noMailboxProgram = {
   regex: '^\\.\\./\\.\\./mailbox(/|$)',
   message:
-    'Only src/main/demo/demoProvider.ts runs the mailbox program (the demo’s own, in-process); the app reaches a mailbox over HTTP (src/main/mailbox).',
+    'Only src/main/demo/demoProvider.ts and demoMailbox.ts run the mailbox program (the demo’s own, in-process); the app reaches a mailbox over HTTP (src/main/mailbox).',
 };
 
 /** A relative import that leaves its folder for anywhere but src/shared (for src/emulator and src/preload). */
@@ -136,14 +140,15 @@ export default tseslint.config(
       'vue/multi-word-component-names': 'off',
     },
   },
-  // The core (everything in src/main except the Electron host) never imports electron, and only src/main/demo/demoProvider.ts
-  // reaches the emulator and the mailbox program: the app talks to Su, real or emulated, and to a mailbox over HTTP.
+  // The core (everything in src/main except the Electron host) never imports electron, and only the demo provider
+  // (demoProvider.ts, and its own mailbox in demoMailbox.ts) reaches the emulator and the mailbox program: the app talks
+  // to Su, real or emulated, and to a mailbox over HTTP.
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/hosts/electron/**', 'src/main/demo/demoProvider.ts'],
+    ignores: ['src/main/hosts/electron/**', ...DEMO_PROVIDER],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noEmulator, noMailboxProgram] }] },
   },
-  { files: ['src/main/demo/demoProvider.ts'], rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
+  { files: DEMO_PROVIDER, rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] } },
   {
     files: ['src/main/hosts/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noEmulator] }] },

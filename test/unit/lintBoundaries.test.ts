@@ -120,13 +120,14 @@ describe('only the demo provider runs the mailbox program in the core', () => {
   }
   const text = "import { startMailbox } from '../../mailbox/mailbox';\nexport const probe = startMailbox;\n";
 
-  it('src/main/demo/demoProvider.ts may start it (the demo’s own mailbox, in-process)', async () => {
+  it('src/main/demo/demoProvider.ts and demoMailbox.ts may start it (the demo’s own mailbox, in-process)', async () => {
     expect(await restricted('src/main/demo/demoProvider.ts', text)).toEqual([]);
+    expect(await restricted('src/main/demo/demoMailbox.ts', text)).toEqual([]);
   }, 30_000);
 
   it('any other feature folder may not, and the desktop’s own side (src/main/mailbox) stays importable', async () => {
     expect(await restricted('src/main/inbox/lintProbe.ts', text)).toEqual([
-      expect.stringMatching(/Only src\/main\/demo\/demoProvider\.ts runs the mailbox program/),
+      expect.stringMatching(/Only src\/main\/demo\/demoProvider\.ts and demoMailbox\.ts run the mailbox program/),
     ]);
     expect(await restricted('src/main/demo/lintProbe.ts', text)).toHaveLength(1);
     const ownSide = "import { mailboxFeature } from '../mailbox/feature';\nexport const probe = mailboxFeature;\n";

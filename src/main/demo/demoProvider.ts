@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { aChannel, channelName } from '../../shared/channels';
 import type { DemoDelivery, DemoDeliveryResult, DemoStatus } from '../../shared/demo';
@@ -11,12 +11,11 @@ import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
 import { PROPERTY_FIELD } from '../../emulator/pushBodies';
 import type { PushOutcome } from '../../emulator/pushDelivery';
 import { seedPartners, seedProperties } from '../../emulator/seed';
-import { startMailbox, type RunningMailbox } from '../../mailbox/mailbox';
 import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
+import { createDemoMailbox } from './demoMailbox';
 import { demoPropertyContent } from './demoProperty';
 import type { DeliveryCredentials } from '../../receiving/basicAuth';
-import { generateDeviceKeyPair } from '../../receiving/sealing';
 
 // The built-in demo provider: the Su emulator, run inside Innkeeper while the demo is the active provider. This is
 // the only module of the app that imports the emulator.
@@ -40,21 +39,7 @@ export interface DemoProviderOptions {
   moved?: (from: string[], to: string) => void;
 }
 
-/**
- * The app's collecting from a mailbox, as the demo uses it for its own (the mailbox feature attaches it): pairing
- * (false when the owner paired a mailbox of their own), unpairing, and the closed laptop's pause.
- */
-export interface DemoMailboxCollector {
-  pair(url: string, code: string, credentials: DeliveryCredentials): Promise<boolean>;
-  unpair(): Promise<void>;
-  pause(): Promise<void>;
-  resume(): void;
-}
-
-/** "Close the laptop for an hour" opens again by itself after this long, if the owner does not open it first. */
-export const LAPTOP_REOPENS_AFTER_MS = 2 * 60_000;
-/** How long a demo delivery waits to be collected from the demo's mailbox before answering all the same. */
-const COLLECTED_WITHIN_MS = 10_000;
+export { LAPTOP_REOPENS_AFTER_MS, type DemoMailboxCollector } from './demoMailbox';
 
 const LIVE_KEY = 'demo.liveMessages';
 /** The port the demo's Su listened on last, and every address it had (so that links made with one keep working). */
@@ -133,16 +118,10 @@ export function createDemoProvider(options: DemoProviderOptions) {
   let revoked = false;
   const listeners = new Set<(status: DemoStatus) => void>();
   const properties = seedProperties().filter((p) => p.active);
-  /** The demo's own mailbox while this computer collects from it (its deliveries go there instead of the listener). */
-  let mailbox: RunningMailbox | null = null;
-  let collector: DemoMailboxCollector | null = null;
-  let laptopClosedAt: number | null = null;
-  let laptopNote: string | null = null;
-  let reopen: ReturnType<typeof setTimeout> | null = null;
-
   const connect = () => {
     if (!emulator) return;
     const { username, password } = credentials;
+    const mailbox = demoMailbox.running();
     const url = mailbox ? `${mailbox.url}/push` : listenerUrl;
     emulator.state.partnerEndpoint = url && !revoked ? { url, username, password } : null;
   };
@@ -150,6 +129,16 @@ export function createDemoProvider(options: DemoProviderOptions) {
     if (!emulator) throw notRunning();
     return createEmulatorControl(emulator);
   };
+  const demoMailbox = createDemoMailbox({
+    mailboxDir: options.mailboxDir,
+    laptopReopensAfterMs: options.laptopReopensAfterMs,
+    credentials,
+    running: () => emulator !== null && !revoked,
+    control,
+    firstHotelId: () => properties[0]!.hotelid,
+    connect,
+    changed: () => changed(),
+  });
   const liveMessages = () => options.settings.get<boolean>(LIVE_KEY) ?? true;
 
   const status = (): DemoStatus => ({
@@ -158,9 +147,9 @@ export function createDemoProvider(options: DemoProviderOptions) {
     liveMessages: liveMessages(),
     properties: emulator ? properties.map((p) => ({ hotelId: p.hotelid, name: p.name })) : [],
     error: startError,
-    mailboxUrl: mailbox?.url ?? null,
-    laptopClosedAt,
-    laptopNote: laptopClosedAt === null ? null : laptopNote,
+    mailboxUrl: demoMailbox.running()?.url ?? null,
+    laptopClosedAt: demoMailbox.laptopClosedAt(),
+    laptopNote: demoMailbox.laptopNote(),
   });
   const changed = () => {
     const current = status();
@@ -226,60 +215,6 @@ export function createDemoProvider(options: DemoProviderOptions) {
       : { acknowledged: false, summary: `This payment cannot be paid any more: it is ${status.toLowerCase()}.` };
   };
 
-  /** Until the demo's mailbox holds nothing this computer has not filed (the laptop open), at most 10 s. */
-  const collected = async () => {
-    const deadline = Date.now() + COLLECTED_WITHIN_MS;
-    const waiting = () =>
-      (mailbox?.store.db.prepare('SELECT count(*) AS n FROM boxes').get() as { n: number } | undefined)?.n ?? 0;
-    while (mailbox && laptopClosedAt === null && waiting() > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
-
-  /** The demo's mailbox stops; the app lets its pairing go first (when it was paired). */
-  const stopMailbox = async () => {
-    openLaptopNow();
-    const running = mailbox;
-    mailbox = null;
-    connect();
-    if (!running) return;
-    await collector?.unpair().catch((error: unknown) => console.error(`demo: ${errorText(error)}`));
-    await running.close();
-    if (options.mailboxDir) rmSync(options.mailboxDir, { recursive: true, force: true });
-  };
-
-  /** The laptop is open again: collecting resumes, and what waited in the mailbox comes in. */
-  const openLaptopNow = () => {
-    if (reopen) clearTimeout(reopen);
-    reopen = null;
-    if (laptopClosedAt === null) return;
-    laptopClosedAt = null;
-    laptopNote = null;
-    collector?.resume();
-  };
-
-  /** While the laptop is closed, the demo's guests write: three messages and a review (a moment, as if an hour). */
-  const guestsWrite = async (): Promise<string> => {
-    const hotelId = properties[0]!.hotelid;
-    let messages = 0;
-    let reviews = 0;
-    for (let i = 0; i < 3; i++) {
-      const outcome = await control().everydayMessage();
-      if (outcome.acknowledged) messages += 1;
-    }
-    const review = await control().push({ kind: 'review', channel: '19', [PROPERTY_FIELD.review]: hotelId });
-    if (review.acknowledged) reviews += 1;
-    const what = [
-      messages ? `${messages} guest ${messages === 1 ? 'message' : 'messages'}` : '',
-      reviews ? 'a review' : '',
-    ]
-      .filter(Boolean)
-      .join(' and ');
-    return what
-      ? `While the laptop is closed, ${what} reached your mailbox: they wait there until this computer collects again.`
-      : 'The demo’s guests could not write: their messages did not reach the mailbox.';
-  };
-
   /**
    * The demo's Su, with what it held when it last ran, on the port it had (a link or address made then still
    * answers); on another free one only when that port is taken now, and then what the app stored with the earlier
@@ -333,7 +268,8 @@ export function createDemoProvider(options: DemoProviderOptions) {
     /** The listener's side: the demo's own credentials while it runs, and where the listener is. */
     intake: {
       // Not while its deliveries go to its own mailbox: then the listener has nothing of the demo to accept.
-      credentials: (): DeliveryCredentials | null => (emulator && !revoked && !mailbox ? credentials : null),
+      credentials: (): DeliveryCredentials | null =>
+        emulator && !revoked && !demoMailbox.running() ? credentials : null,
       listening(url: string | null): void {
         listenerUrl = url;
         connect();
@@ -343,50 +279,9 @@ export function createDemoProvider(options: DemoProviderOptions) {
     emulator: () => emulator,
     /** The demo's own mailbox (inside Innkeeper, on 127.0.0.1), which Su's stand-in delivers to while it runs. */
     mailbox: {
-      /** The app's collecting (the mailbox feature attaches it as it is built). */
-      attach(attached: DemoMailboxCollector): void {
-        collector = attached;
-      },
-      /** The running mailbox (for tests), or null. */
-      running: () => mailbox,
-      /**
-       * Starts the demo's mailbox on a free loopback port and pairs this computer with it; from then on the demo's
-       * deliveries go through it. Nothing when it is not wanted, runs already, or the owner paired a mailbox of their
-       * own (then it stops again and the demo delivers to the listener).
-       */
-      async start(): Promise<void> {
-        if (!options.mailboxDir || !collector || !emulator || revoked || mailbox) return;
-        rmSync(options.mailboxDir, { recursive: true, force: true });
-        mkdirSync(options.mailboxDir, { recursive: true, mode: 0o700 });
-        const running = await startMailbox({ dataDir: options.mailboxDir, port: 0, host: '127.0.0.1' });
-        let paired = false;
-        try {
-          paired =
-            running.pairingCode !== null && (await collector.pair(running.url, running.pairingCode, credentials));
-        } finally {
-          if (!paired) {
-            await running.close();
-            rmSync(options.mailboxDir, { recursive: true, force: true });
-          }
-        }
-        if (!paired) return;
-        // A second computer of the demo's (the front desk's: paired 12 days ago, last seen 3 hours ago), so that
-        // unpairing another device can be tried on the demo.
-        const desk = running.store.transaction(() =>
-          running.store.addDevice({
-            name: 'Front desk PC',
-            publicKey: generateDeviceKeyPair().publicKey,
-            pushUser: credentials.username,
-            pushPassword: credentials.password,
-          }),
-        );
-        running.store.db
-          .prepare('UPDATE devices SET paired_at = ?, last_seen_at = ? WHERE id = ?')
-          .run(Date.now() - 12 * 86_400_000, Date.now() - 3 * 3_600_000, desk.id);
-        mailbox = running;
-        connect();
-        changed();
-      },
+      attach: demoMailbox.attach,
+      running: demoMailbox.running,
+      start: demoMailbox.start,
     },
     status,
     onChange(listener: (status: DemoStatus) => void): () => void {
@@ -402,7 +297,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       revoked = true;
       connect();
       scheduleEveryday();
-      openLaptopNow();
+      demoMailbox.open();
     },
 
     /** Starts the emulator on a free loopback port (nothing happens when it runs already). */
@@ -430,7 +325,7 @@ export function createDemoProvider(options: DemoProviderOptions) {
       emulator = null;
       scheduleEveryday();
       try {
-        await stopMailbox();
+        await demoMailbox.stop();
         await stopping?.close();
       } finally {
         revoked = false;
@@ -458,8 +353,8 @@ export function createDemoProvider(options: DemoProviderOptions) {
       });
       const name = properties.find((p) => p.hotelid === delivery.hotelId)?.name ?? delivery.hotelId;
       // Through the demo's mailbox: answered once this computer filed it (unless the laptop is closed).
-      if (outcome.acknowledged) await collected();
-      const waits = outcome.acknowledged && mailbox && laptopClosedAt !== null;
+      if (outcome.acknowledged) await demoMailbox.collected();
+      const waits = outcome.acknowledged && demoMailbox.waiting();
       return {
         acknowledged: outcome.acknowledged,
         summary: waits
@@ -469,43 +364,10 @@ export function createDemoProvider(options: DemoProviderOptions) {
     },
 
     /**
-     * "Close the laptop for an hour" (`open` false): collecting from the demo's mailbox stops, and the demo's guests
-     * write three messages and a review meanwhile (in a moment: a simulated hour); it opens again with `open` true, or
-     * by itself after two minutes, and what waited comes in with "… arrived while this computer was off".
+     * "Close the laptop for an hour" (`open` false) and opening it again (demoMailbox.ts); answers the demo's status.
      */
     async laptop(open: boolean): Promise<DemoStatus> {
-      if (open) {
-        openLaptopNow();
-        changed();
-        return status();
-      }
-      if (!mailbox || !collector) {
-        throw new AppFailure({
-          code: ErrorCode.NotConfigured,
-          message: emulator
-            ? 'The demo’s mailbox is not running (a mailbox of your own is paired), so there is no laptop to close.'
-            : 'The demo provider is not in use: choose it on the Connection screen first.',
-          retryable: false,
-        });
-      }
-      if (laptopClosedAt !== null) return status();
-      laptopClosedAt = Date.now();
-      laptopNote = 'The laptop is closed: the demo’s guests are writing…';
-      await collector.pause();
-      changed();
-      try {
-        laptopNote = await guestsWrite();
-      } catch (error) {
-        laptopNote = `The demo’s guests could not write: ${errorText(error)}`;
-      }
-      if (laptopClosedAt !== null) {
-        reopen = setTimeout(() => {
-          openLaptopNow();
-          changed();
-        }, options.laptopReopensAfterMs ?? LAPTOP_REOPENS_AFTER_MS);
-        reopen.unref();
-      }
-      changed();
+      await demoMailbox.laptop(open);
       return status();
     },
     /** The sample inbox: conversations and reviews of every kind, delivery by delivery through the listener. */
