@@ -348,6 +348,16 @@ describe('the devices paired with the mailbox', () => {
     wrapper.unmount();
   });
 
+  it('alone on the mailbox: this computer listed, with nothing to unpair and no advice about others', async () => {
+    installFakeApi({ 'mailbox.status': () => ok(paired({ devices: [self] })) });
+    const wrapper = mountSection();
+    await flushPromises();
+    expect(wrapper.get('[data-testid="mailbox-device-self"]').text()).toContain('This computer');
+    expect(wrapper.find('[data-testid="mailbox-device-unpair"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="mailbox-devices"]').text()).not.toContain('A computer you no longer have');
+    wrapper.unmount();
+  });
+
   it('shows no list before the mailbox’s health was read', async () => {
     installFakeApi({ 'mailbox.status': () => ok(paired({ devices: [] })) });
     const wrapper = mountSection();
