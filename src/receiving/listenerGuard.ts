@@ -208,7 +208,8 @@ const TIMEOUT_ANSWER =
  * headers within `headersTimeoutMs`, the whole request within `requestTimeoutMs`; one past either is answered 408 and
  * closed. Each open connection has one timer, set to its next deadline; a listener with no connection has none.
  */
-export function guardConnections(server: Server, limits: ListenerLimits, now: () => number = Date.now) {
+export function guardConnections(server: Server, limits: ListenerLimits) {
+  const now = Date.now;
   interface Tracked {
     address: string;
     /** Requests on it the listener is serving right now (accepted, answer not finished). */

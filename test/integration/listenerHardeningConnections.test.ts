@@ -30,6 +30,28 @@ function rawConnection(port: number, localAddress = '127.0.0.1') {
   return { socket, state };
 }
 
+/**
+ * Writes `text` one character every `everyMs` until the server closes the connection (or all of it was written);
+ * answers how many characters were written.
+ */
+async function trickleUntilClosed(c: ReturnType<typeof rawConnection>, text: string, everyMs: number) {
+  let sent = 0;
+  const trickle = setInterval(() => {
+    if (c.state.closed || sent >= text.length) return;
+    c.socket.write(text[sent]!);
+    sent += 1;
+  }, everyMs);
+  try {
+    await eventually(
+      async () => c.state.closed,
+      (closed) => closed,
+    );
+  } finally {
+    clearInterval(trickle);
+  }
+  return sent;
+}
+
 describe('thousands of idle or slow connections cannot keep a real push out', () => {
   it('600 connections that send nothing or half their headers, then a real push is acknowledged and stored', async () => {
     t = await startPushTarget({ limits: { maxConnections: 100, maxConnectionsPerAddress: 100 } });
@@ -89,21 +111,8 @@ describe('timeouts that really apply', () => {
     c.socket.write(
       `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
-    let sent = 0;
-    // One byte at a time, far slower than the deadline allows; it stops once the server has closed.
-    const trickle = setInterval(() => {
-      if (c.state.closed || sent >= body.length - 1) return;
-      c.socket.write(body[sent]!);
-      sent += 1;
-    }, 20);
-    try {
-      await eventually(
-        async () => c.state.closed,
-        (closed) => closed,
-      );
-    } finally {
-      clearInterval(trickle);
-    }
+    // One byte at a time, far slower than the deadline allows (never the last one).
+    const sent = await trickleUntilClosed(c, body.slice(0, -1), 20);
     expect(c.state.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(sent).toBeLessThan(body.length - 1);
     expect(t.count('push_log')).toBe(0);
@@ -132,20 +141,7 @@ describe('deadlines kept per connection, not by a check that runs all day', () =
     const answered = c.state.answer.length;
     const head = `POST /push HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n`;
     const started = Date.now();
-    let sent = 0;
-    const trickle = setInterval(() => {
-      if (c.state.closed || sent >= head.length) return;
-      c.socket.write(head[sent]!);
-      sent += 1;
-    }, 40);
-    try {
-      await eventually(
-        async () => c.state.closed,
-        (closed) => closed,
-      );
-    } finally {
-      clearInterval(trickle);
-    }
+    const sent = await trickleUntilClosed(c, head, 40);
     const lasted = Date.now() - started;
     expect(c.state.answer.slice(answered)).toMatch(/^HTTP\/1\.1 408/);
     // Its headers had their full time from when their first bytes were seen, and at most twice that.
