@@ -2,7 +2,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backupsDir, BACKUP_PAGES_PER_STEP, listBackups, takeBackup } from '../../src/main/db/backup';
+import { backupsDir, BACKUP_PAGES_PER_STEP, BACKUP_RETRY_MS, listBackups, takeBackup } from '../../src/main/db/backup';
 import type { Database } from '../../src/main/db/database';
 import { fileDelivery } from '../../src/main/intake/ingest';
 import { message } from '../support/storeKit';
@@ -82,6 +82,35 @@ describe('a backup of a large data file', () => {
     } finally {
       copy.close();
     }
+  });
+
+  it('taken while the core is inside a write: copied once the write ends, the write included', async () => {
+    // Node's backup rejects with SQLite's "not an error" when its first step finds the same connection writing
+    // (checked without the retry: this exact case failed). The core's writes last milliseconds; it starts again.
+    const path = bigFile(200);
+    database.db.exec('BEGIN IMMEDIATE');
+    fileDelivery(database, INBOX_FILERS, message('9300000002', 'Filed in the open write'), Date.now());
+    const taking = takeBackup(database.db, path, Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    database.db.exec('COMMIT');
+    const info = await taking;
+    const copy = new DatabaseSync(join(backupsDir(path), info.file), { readOnly: true });
+    try {
+      expect(copy.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
+      expect(copy.prepare('SELECT body FROM messages').all()).toEqual([{ body: 'Filed in the open write' }]);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('a write that never ends: the backup gives up after a while, with SQLite’s error, and leaves no file', async () => {
+    const path = bigFile(10);
+    database.db.exec('BEGIN IMMEDIATE');
+    const started = Date.now();
+    await expect(takeBackup(database.db, path, Date.now())).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BACKUP_RETRY_MS);
+    database.db.exec('ROLLBACK');
+    expect(readdirSync(backupsDir(path))).toEqual([]);
   });
 
   it('a copy a stopped run left half-written is removed by the next backup', async () => {

@@ -70,6 +70,35 @@ const PARTIAL = '.partial';
  */
 export const BACKUP_PAGES_PER_STEP = 100;
 
+/**
+ * How long a backup that met the core writing is tried again. SQLite's step answers "locked" while the same
+ * connection is inside a write transaction; Node carries on past a locked step in the middle of the copy, but one at
+ * its first step (nothing copied yet) rejects the whole backup with SQLite's "not an error" (errcode 0). The core's
+ * transactions last milliseconds, so a fresh start a moment later copies the file.
+ */
+export const BACKUP_RETRY_MS = 2_000;
+const BACKUP_RETRY_PAUSE_MS = 25;
+
+/** The backup met a write of the same connection (see BACKUP_RETRY_MS): SQLITE_BUSY, SQLITE_LOCKED, or Node's 0. */
+function metAWrite(error: unknown): boolean {
+  const code = (error as { code?: unknown; errcode?: unknown } | null)?.errcode;
+  return (error as { code?: unknown } | null)?.code === 'ERR_SQLITE_ERROR' && (code === 0 || code === 5 || code === 6);
+}
+
+/** SQLite's online backup of `db` into `partial`, started again while it meets the core writing. */
+async function copyInSteps(db: DatabaseSync, partial: string): Promise<void> {
+  const giveUpAt = Date.now() + BACKUP_RETRY_MS;
+  for (;;) {
+    try {
+      await backup(db, partial, { rate: BACKUP_PAGES_PER_STEP });
+      return;
+    } catch (error) {
+      if (!metAWrite(error) || Date.now() >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, BACKUP_RETRY_PAUSE_MS));
+    }
+  }
+}
+
 export const backupsDir = (dbPath: string) => join(dirname(dbPath), 'backups');
 const markerFile = (dbPath: string) => join(dirname(dbPath), 'restore.json');
 const OWNER_ONLY = 0o600;
@@ -116,7 +145,7 @@ export async function takeBackup(
   // SQLite writes into an empty file: create it owner-only first, so the copy is never readable by others.
   closeSync(openSync(partial, 'wx', OWNER_ONLY));
   try {
-    await backup(db, partial, { rate: BACKUP_PAGES_PER_STEP });
+    await copyInSteps(db, partial);
     renameSync(partial, path);
   } catch (error) {
     rmSync(partial, { force: true });
