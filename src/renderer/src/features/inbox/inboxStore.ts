@@ -8,15 +8,13 @@ import type {
   InboxCounts,
   InboxProperty,
   NewMessageEvent,
-  ReviewItem,
-  ReviewQuery,
-  ReviewScoreBand,
   ThreadDetail,
 } from '@shared/inbox';
 import type { AppError } from '@shared/result';
 import { api } from '@renderer/api';
 import { latestOnly } from '@renderer/lib/latestOnly';
 import { useOutboxStore } from '@renderer/features/outbox/outboxStore';
+import { useReviewList } from './reviews/useReviewList';
 import { usePagedThreads, type ThreadFilters } from './usePagedThreads';
 
 export type ChannelFilter = 'all' | MessagingChannel;
@@ -178,76 +176,9 @@ export const useInboxStore = defineStore('inbox', () => {
     }
   }
 
-  // ---- reviews -------------------------------------------------------------------------------------------------
-  const reviews = shallowRef<ReviewItem[] | null>(null);
-  const reviewsError = shallowRef<AppError | null>(null);
-  const reviewsLoading = ref(false);
-  const openReviewId = ref<number | null>(null);
-  /** Search over review texts, guests, booking numbers and properties. */
-  const reviewSearch = ref('');
-  const reviewChannel = ref<ChannelFilter>('all');
-  const reviewUnreadOnly = ref(false);
-  const reviewNeedsReplyOnly = ref(false);
-  const reviewScore = ref<ReviewScoreBand | null>(null);
-  const reviewQuery = (): ReviewQuery => {
-    const text = searchText(reviewSearch.value);
-    return {
-      ...(text ? { search: text } : {}),
-      ...(hotelId.value ? { hotelId: hotelId.value } : {}),
-      ...(reviewChannel.value === 'all' ? {} : { channel: reviewChannel.value }),
-      ...(reviewUnreadOnly.value ? { unreadOnly: true } : {}),
-      ...(reviewNeedsReplyOnly.value ? { needsReplyOnly: true } : {}),
-      ...(reviewScore.value ? { score: reviewScore.value } : {}),
-    };
-  };
-  const reviewsFiltered = computed(() => Object.keys(reviewQuery()).length > 0);
-  // A filter other than the typed search applies at once (the search waits for a pause in typing: ReviewList).
-  watch([hotelId, reviewChannel, reviewUnreadOnly, reviewNeedsReplyOnly, reviewScore], () => {
-    if (reviews.value !== null) void loadReviews();
-  });
-  function clearReviewFilters() {
-    reviewSearch.value = '';
-    hotelId.value = null;
-    reviewChannel.value = 'all';
-    reviewUnreadOnly.value = false;
-    reviewNeedsReplyOnly.value = false;
-    reviewScore.value = null;
-  }
-  const openReview = computed(() => reviews.value?.find((r) => r.id === openReviewId.value) ?? null);
-
-  // The search changes as the owner types, and events reload the list: only the newest answer counts.
-  const reviewLoads = latestOnly();
-  async function loadReviews() {
-    reviewsLoading.value = reviews.value === null;
-    const isNewest = reviewLoads();
-    try {
-      const result = await api['inbox.reviews'](reviewQuery());
-      if (!isNewest()) return;
-      if (result.ok) {
-        reviews.value = result.value;
-        reviewsError.value = null;
-      } else reviewsError.value = result.error;
-    } finally {
-      reviewsLoading.value = false;
-    }
-    markOpenReviewRead();
-  }
-
-  function markOpenReviewRead() {
-    const review = openReview.value;
-    if (!review?.unread || !pageIsSeen()) return;
-    reviews.value = reviews.value!.map((r) => (r.id === review.id ? { ...r, unread: false } : r));
-    void api['inbox.markReviewRead']({ id: review.id }).then((result) => {
-      if (result.ok) counts.value = result.value;
-    });
-  }
-
-  /** Shows a review (null: none); the list is loaded the first time. */
-  async function showReview(id: number | null) {
-    openReviewId.value = id;
-    if (reviews.value === null) await loadReviews();
-    else markOpenReviewRead();
-  }
+  // ---- reviews ---------------------------------------------------------------------------------------------------
+  const { markOpenReviewRead, ...reviewList } = useReviewList({ hotelId, counts, searchText, pageIsSeen });
+  const { reviews, openReview, loadReviews } = reviewList;
 
   /** The window came back into view: what is open there has now been seen. */
   function seen() {
@@ -398,20 +329,7 @@ export const useInboxStore = defineStore('inbox', () => {
     threadLoading,
     openThread,
     seen,
-    reviews,
-    reviewsError,
-    reviewsLoading,
-    openReviewId,
-    openReview,
-    loadReviews,
-    reviewSearch,
-    reviewChannel,
-    reviewUnreadOnly,
-    reviewNeedsReplyOnly,
-    reviewScore,
-    reviewsFiltered,
-    clearReviewFilters,
-    showReview,
+    ...reviewList,
     drafts,
     reviewDrafts,
     saveDraft,
