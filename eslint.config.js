@@ -125,7 +125,19 @@ const rendererLayers = existsSync(rendererList)
   : null;
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.tmp/**'] },
+  // The build's and Vitest's bundled configs (`*.config.<n>.mjs`, `*.timestamp-<n>.mjs`) exist only while those run,
+  // which npm test does beside the lint.
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/.tmp/**',
+      '*.config.*.mjs',
+      '*.timestamp-*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],

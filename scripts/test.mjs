@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: every suite in order — typecheck, lint, unit + integration (Vitest), build, end-to-end in
-// Chromium (Playwright, browser mode), Electron smoke test — then one line "N passed, N failed, N skipped"
-// over all of them (each of typecheck, lint and build counts as one check). The line is also written to
-// test-results/summary.txt for .ci/run.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every suite — typecheck, lint and the build side by side, then unit + integration (Vitest), then
+// end-to-end in Chromium (Playwright, browser mode) and the Electron smoke test — then one line "N passed,
+// N failed, N skipped" over all of them (each typecheck, lint and the build count as one check). The line is also
+// written to test-results/summary.txt for .ci/run.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +22,6 @@ function run(label, command, args, env = {}) {
   const r = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   return { ok: r.status === 0, seconds };
-}
-
-function check(label, command, args) {
-  const { ok, seconds } = run(label, command, args);
-  totals[ok ? 'passed' : 'failed'] += 1;
-  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
-  return ok;
 }
 
 function readJson(file) {
@@ -55,10 +48,48 @@ function suite(label, command, args, jsonFile, count, env) {
   lines.push(`${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${seconds}s)`);
 }
 
-if (check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json'])) {
-  check('typecheck (renderer)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']);
+/**
+ * Checks that read the sources and write nothing the others read (the build writes out/, which only the end-to-end
+ * tests use), run side by side: on two cores they take about half as long as one after the other. Each one's output
+ * is printed whole when it ends, so it reads as if it had run alone.
+ */
+function checksSideBySide(list) {
+  return Promise.all(
+    list.map(
+      ({ label, command, args }) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '1' } });
+          let output = '';
+          child.stdout.on('data', (data) => (output += data));
+          child.stderr.on('data', (data) => (output += data));
+          let ended = false;
+          const done = (ok, extra = '') => {
+            if (ended) return;
+            ended = true;
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`\n━━ ${label} ━━\n${output}${extra}`);
+            resolve({ label, ok, seconds });
+          };
+          child.on('error', (error) => done(false, String(error)));
+          child.on('close', (code) => done(code === 0));
+        }),
+    ),
+  ).then((results) =>
+    results.map(({ label, ok, seconds }) => {
+      totals[ok ? 'passed' : 'failed'] += 1;
+      lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
+      return ok;
+    }),
+  );
 }
-check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+
+const [, , , built] = await checksSideBySide([
+  { label: 'typecheck', command: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.node.json'] },
+  { label: 'typecheck (renderer)', command: bin('vue-tsc'), args: ['--noEmit', '-p', 'tsconfig.web.json'] },
+  { label: 'lint', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+  { label: 'build', command: bin('electron-vite'), args: ['build', '--logLevel', 'warn'] },
+]);
 suite(
   'vitest (unit, integration, emulator, renderer)',
   bin('vitest'),
@@ -70,7 +101,6 @@ suite(
     skipped: r.numPendingTests + r.numTodoTests,
   }),
 );
-const built = check('build', bin('electron-vite'), ['build', '--logLevel', 'warn']);
 const playwrightCount = (r) => ({
   passed: r.stats.expected + r.stats.flaky,
   failed: r.stats.unexpected,
