@@ -14,6 +14,7 @@ import { seedPartners, seedProperties } from '../../emulator/seed';
 import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
 import { createDemoMailbox } from './demoMailbox';
+import { demoNotice } from './demoNotices';
 import { demoPropertyContent } from './demoProperty';
 import type { DeliveryCredentials } from '../../receiving/basicAuth';
 
@@ -56,34 +57,6 @@ const notRunning = () =>
   });
 
 /** What arrived, in the owner's words. */
-/** Notices Airbnb hosts meet: verification, payout and tax details, warnings. */
-const DEMO_NOTICES = [
-  {
-    type: 'ACCOUNT_VERIFICATION',
-    title: 'Verify your identity',
-    subtitle: 'Airbnb needs a government ID from you before your next payout.',
-    path: 'verify',
-  },
-  {
-    type: 'TAXPAYER_INFORMATION',
-    title: 'Add your taxpayer information',
-    subtitle: 'Without it, payouts for {name} may be withheld from next month.',
-    path: 'users/taxes',
-  },
-  {
-    type: 'POLICY_WARNING',
-    title: 'A guest reported a cleanliness issue',
-    subtitle: 'Read the report about {name} and reply within 72 hours.',
-    path: 'hosting/listings/{listing}/quality',
-  },
-  {
-    type: 'LISTING_SUSPENSION_PENDING',
-    title: 'Your listing may be suspended',
-    subtitle: '{name} has had several cancellations; see what you can do to keep it listed.',
-    path: 'hosting/listings/{listing}/status',
-  },
-] as const;
-
 function summary(outcome: PushOutcome, propertyName: string): string {
   const channel = channelName(outcome.channel);
   if (!outcome.acknowledged) {
@@ -184,20 +157,9 @@ export function createDemoProvider(options: DemoProviderOptions) {
     const account = property?.channel244Accounts.find((a) => !a.failure);
     if (!property || !account)
       return { acknowledged: false, summary: 'This demo property has no Airbnb account to receive a notice.' };
-    const sample = DEMO_NOTICES[noticeTurn++ % DEMO_NOTICES.length]!;
-    const listing = property.channels['244'] ?? '';
-    await control().notifications({
-      hotelid: hotelId,
-      account: account.accountId,
-      notification: {
-        notification_id: `ntf-demo-${Date.now().toString(36)}-${noticeTurn}`,
-        notification_type: sample.type,
-        title: sample.title,
-        subtitle: sample.subtitle.replace('{name}', property.name),
-        cta_url: `https://www.airbnb.com/${sample.path.replace('{listing}', listing)}`,
-      },
-    });
-    return { acknowledged: true, summary: `An Airbnb notice for ${property.name}: “${sample.title}”.` };
+    const notification = demoNotice(noticeTurn++, property.name, property.channels['244'] ?? '');
+    await control().notifications({ hotelid: hotelId, account: account.accountId, notification });
+    return { acknowledged: true, summary: `An Airbnb notice for ${property.name}: “${notification.title}”.` };
   };
 
   /** The guest pays on the demo host's payment page (the app then asks the host, as it would for a real one). */
