@@ -12,24 +12,17 @@ import type { ImageAssociate, ImageCreate } from '../../shared/su/images';
 import type { Database } from '../db/database';
 import { redactJson, secretsOfDatabase } from '../gateway/secretLeaks';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxItem, OutboxKind } from '../outbox/types';
+import type { OutboxItem } from '../outbox/types';
 import type { CreatedImage, ProviderImage } from '../provider/endpoints/images';
 import type { PhotoFiles } from './library';
 import { readFileSync } from 'node:fs';
 import { createPhotoViews, type PhotoRow } from './views';
 import { mediaName, type MediaLinks } from './media';
 import { createPhotoVerification, VERIFY_WITHIN_MS } from './verification';
+import { PHOTO_KINDS, photosKey, type PhotoAssociatePayload, type PhotoCreatePayload, type PhotoKinds } from './kinds';
+import { createPhotoRemoval } from './removal';
 
-/** The outbox kinds of photos: Su's image create (endpoint 9) and association (endpoint 10). */
-export const PHOTO_KINDS = { create: 'photo-create', associate: 'photo-associate' } as const;
-export type PhotoCreatePayload = { hotelId: string; photoIds: number[]; pmsImageIds?: string[] };
-export type PhotoAssociatePayload = { hotelId: string; roomId: string | null; pmsImageIds: string[] };
-export type PhotoKinds = {
-  [PHOTO_KINDS.create]: OutboxKind<PhotoCreatePayload>;
-  [PHOTO_KINDS.associate]: OutboxKind<PhotoAssociatePayload>;
-};
-/** What a property's photo work belongs to in the outbox: creates before the associations that name them, in order. */
-export const photosKey = (hotelId: string) => `photos:${hotelId}`;
+export { PHOTO_KINDS, photosKey, type PhotoAssociatePayload, type PhotoCreatePayload, type PhotoKinds } from './kinds';
 
 /** The owner's mailbox as the photos use it (src/main/mailbox): it keeps a photo and answers its public address. */
 export interface MailboxMedia {
@@ -72,6 +65,7 @@ export function createPhotosService(deps: {
 
   const { row, must, latestUpload, associationsOf, toPhoto, atSu } = createPhotoViews({ database, media, provider });
   const verification = createPhotoVerification({ db, now, media, fetchImage: deps.fetchImage });
+  const remove = createPhotoRemoval({ ...deps, row, latestUpload });
 
   function list(hotelId: string): PhotosView {
     const photos = (db.prepare('SELECT * FROM photos WHERE hotel_id = ? ORDER BY id').all(hotelId) as PhotoRow[]).map(
@@ -150,38 +144,7 @@ export function createPhotosService(deps: {
       return toPhoto(must(id));
     },
 
-    remove(id: number): { removed: boolean; heldAtSu: boolean } {
-      const r = row(id);
-      if (!r) return { removed: false, heldAtSu: false };
-      const heldAtSu = latestUpload(id)?.state === 'sent';
-      media.revoke(id);
-      // Its copies at the mailbox go too (else they would answer until their day is over).
-      const mailbox = deps.mailbox?.() ?? null;
-      for (const link of media.toClearAtMailbox().filter((l) => l.photoId === id))
-        void mailbox?.remove(link.name).catch(() => undefined);
-      // What was queued for this photo alone goes nowhere now: discarded, so it never blocks the property's queue
-      // (an item shared with other photos sends only theirs).
-      const key = photosKey(r.hotel_id);
-      // Newest first: discarding an item never lets a later item of this photo start in between.
-      for (const item of outbox.pending().reverse()) {
-        if (item.entityKey !== key || (item.state !== 'queued' && item.state !== 'failed')) continue;
-        const p = item.payload as Partial<PhotoCreatePayload & PhotoAssociatePayload>;
-        const others =
-          item.kind === PHOTO_KINDS.create
-            ? (p.photoIds ?? []).filter((other) => other !== id)
-            : (p.pmsImageIds ?? []).filter((pms) => pms !== r.pms_image_id);
-        if (others.length === 0) outbox.discard(item.id);
-      }
-      database.transaction(() => {
-        db.prepare('DELETE FROM photo_associations WHERE photo_id = ?').run(id);
-        db.prepare('DELETE FROM photo_uploads WHERE photo_id = ?').run(id);
-        db.prepare('DELETE FROM media_links WHERE photo_id = ?').run(id);
-        db.prepare('DELETE FROM photos WHERE id = ?').run(id);
-      });
-      files.remove(id);
-      deps.changed(r.hotel_id);
-      return { removed: true, heldAtSu };
-    },
+    remove,
 
     thumbnail: (id: number) => ({
       dataUrl: `data:image/jpeg;base64,${files.thumbnail(must(id).id).toString('base64')}`,
