@@ -5,7 +5,7 @@ import { guardControlApi, guardLoopbackHost } from './controlGuard';
 import { registerControlRoutes } from './controlRoutes';
 import { registerFacilityRoutes } from './facilityRoutes';
 import { registerImageRoutes } from './imageRoutes';
-import { photosDrawing, seedPhotos } from './seedPhotos';
+import { photosDrawing, seedPhotos, type DrawPhoto } from './seedPhotos';
 import { registerInvRateRoutes } from './invRateRoutes';
 import { registerMessagingRoutes } from './messagingRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -119,6 +119,8 @@ function keepState(state: EmulatorState, file: StateFile, app: FastifyInstance):
 export async function startEmulator(
   options: Partial<EmulatorOptions> = {},
   listen: { port?: number; host?: string } = {},
+  /** How the seeded photos are drawn (default: with sharp in this process). */
+  drawPhoto?: DrawPhoto,
 ): Promise<RunningEmulator> {
   const state = createEmulatorState({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
   const pageBase = state.options.paymentPageBase;
@@ -130,7 +132,7 @@ export async function startEmulator(
   const file = state.options.stateFile ? openStateFile(state.options.stateFile) : null;
   try {
     const restored = file ? keepState(state, file, app) : false;
-    if (state.options.seedPhotos) seedPhotos(state, restored);
+    if (state.options.seedPhotos) seedPhotos(state, restored, drawPhoto);
     // A new state file holds the seeded world from the start.
     if (file && !restored) file.save(state);
     await app.listen({ port: listen.port ?? 0, host });

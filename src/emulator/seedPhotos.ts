@@ -21,6 +21,18 @@ function scene(title: string, s: (typeof SCENES)[number]): string {
 </svg>`;
 }
 
+/** Draws one of the seeded photos (an SVG of the emulator's own) as a JPEG. */
+export type DrawPhoto = (svg: string) => Promise<Buffer>;
+
+/**
+ * With sharp in this process: the emulator run on its own. The app's demo hands the drawing to its image reader's
+ * process instead (startEmulator's `drawPhoto`), so that sharp never loads into the core.
+ */
+export const drawWithSharp: DrawPhoto = async (svg) => {
+  const { default: sharp } = await import('sharp');
+  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+};
+
 /** Each state's drawing of its seeded photos: how to start it, and the drawing once started. */
 const drawings = new WeakMap<EmulatorState, () => Promise<void>>();
 const drawing = new WeakMap<EmulatorState, Promise<void>>();
@@ -28,14 +40,18 @@ const drawing = new WeakMap<EmulatorState, Promise<void>>();
 /**
  * Gives each active property a few photos already held at Su (fetched and associated: two with the property, one
  * with its first room), so that the demo's Photos tab shows what Su holds from the first start. The images are there
- * at once; their bytes are drawn by the function returned, one after the other, when something first reads them
- * (a few hundred ms of sharp and font set-up, on one thread of the pool so that the app's own file and network work
- * is not queued behind it; not at start, as sharp, libvips and their fonts then stay in the process's memory: about
- * 100 MiB of an idle core, bench/RESULTS.md "The core at rest"). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
+ * at once; their bytes are drawn by the function returned (with `drawPhoto`), one after the other, when something first
+ * reads them (a few hundred ms of sharp and font set-up; not at start: in a process that draws them itself, sharp,
+ * libvips and their fonts then stay in its memory, about 100 MiB of an idle core, bench/RESULTS.md "The core at
+ * rest"). Whatever reads the bytes waits for `photosDrawn` first. A drawing that
  * fails leaves its image `failed`, as a fetch Su could not make. On a `restored` state (persistence.ts) nothing is
  * added: only the seeded photos whose bytes were not drawn before that run ended are drawn.
  */
-export function seedPhotos(state: EmulatorState, restored = false): () => Promise<void> {
+export function seedPhotos(
+  state: EmulatorState,
+  restored = false,
+  drawPhoto: DrawPhoto = drawWithSharp,
+): () => Promise<void> {
   const toDraw: { image: StoredImage; svg: string }[] = [];
   for (const property of state.properties.filter((p) => p.active)) {
     const held = state.images.get(property.hotelid) ?? [];
@@ -71,8 +87,7 @@ export function seedPhotos(state: EmulatorState, restored = false): () => Promis
   const draw = async () => {
     for (const { image, svg } of toDraw) {
       try {
-        const { default: sharp } = await import('sharp');
-        const bytes = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+        const bytes = await drawPhoto(svg);
         if (image.fetch) image.fetch.bytes = bytes;
       } catch (error) {
         image.fetch = {

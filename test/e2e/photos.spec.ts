@@ -135,6 +135,11 @@ test('on the demo, the Photos tab shows what Su already holds and the checks fro
     await page.getByTestId('photos-reconcile').click();
     await expect(page.getByTestId('photos-at-su-row')).toHaveCount(3);
     await expect(page.getByTestId('photo-checks')).toContainText('Airbnb');
+    // Su's copies are drawn (the demo's Su makes their bytes when first read) and shown, and sharp never loaded into
+    // the core for it: the image reader's process drew them. (Loaded once, libvips stays mapped in a process.)
+    const thumbs = page.getByTestId('photos-at-su-row').locator('.thumb');
+    for (let i = 0; i < 3; i++) await expect(thumbs.nth(i)).toHaveAttribute('data-state', 'ready');
+    expect(readFileSync(`/proc/${app.process.pid}/maps`, 'utf8')).not.toMatch(/libvips|sharp-/);
     await page.screenshot({ path: `${shots}/photos-demo.png`, animations: 'disabled', fullPage: true });
     await page.setViewportSize({ width: 1024, height: 680 });
     await page.screenshot({ path: `${shots}/photos-demo-1024.png`, animations: 'disabled' });

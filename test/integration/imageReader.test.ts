@@ -72,6 +72,17 @@ describe('the image reader', () => {
     }
   });
 
+  it('draws an SVG of the app’s own (the demo’s photos at Su) as a JPEG, and says why one cannot be drawn', async () => {
+    const r = reader();
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200"><rect width="320" height="200" fill="#9cc7e8"/></svg>';
+    const jpeg = await r.draw(svg);
+    expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 200 });
+    await expect(r.draw('<svg')).rejects.toThrow(/the drawing could not be made: /);
+    // The reader goes on after a drawing it could not make.
+    expect((await r.importPhoto(job('photo.jpg'))).ok).toBe(true);
+  });
+
   it('refuses by the header what would take too much memory or is no photo, and reads the same pixels stored plainly', async () => {
     const r = reader();
     expect(await r.importPhoto(job('progressive.jpg'))).toEqual({

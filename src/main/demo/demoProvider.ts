@@ -11,6 +11,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/emulator';
 import { PROPERTY_FIELD } from '../../emulator/pushBodies';
 import type { PushOutcome } from '../../emulator/pushDelivery';
 import { seedPartners, seedProperties } from '../../emulator/seed';
+import { drawWithSharp, type DrawPhoto } from '../../emulator/seedPhotos';
 import type { Settings } from '../config/settings';
 import type { DemoUrls } from '../connection/profiles';
 import { createDemoMailbox } from './demoMailbox';
@@ -177,6 +178,9 @@ export function createDemoProvider(options: DemoProviderOptions) {
       : { acknowledged: false, summary: `This payment cannot be paid any more: it is ${status.toLowerCase()}.` };
   };
 
+  // Its Su's first photos are drawn by the photos feature's image reader once attached (sharp stays out of the core).
+  let photoDrawer: DrawPhoto | null = null;
+  const drawPhoto: DrawPhoto = (svg) => (photoDrawer ?? drawWithSharp)(svg);
   /**
    * The demo's Su, with what it held when it last ran, on the port it had (a link or address made then still
    * answers); on another free one only when that port is taken now, and then what the app stored with the earlier
@@ -192,10 +196,10 @@ export function createDemoProvider(options: DemoProviderOptions) {
     const known = options.settings.get<number>(PORT_KEY);
     let running: RunningEmulator;
     try {
-      running = await startEmulator(emulatorOptions, { port: known ?? 0 });
+      running = await startEmulator(emulatorOptions, { port: known ?? 0 }, drawPhoto);
     } catch (error) {
       if (!known || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-      running = await startEmulator(emulatorOptions, { port: 0 });
+      running = await startEmulator(emulatorOptions, { port: 0 }, drawPhoto);
     }
     const origin = new URL(running.mainUrl).origin;
     const earlier = (options.settings.get<string[]>(ORIGINS_KEY) ?? []).filter((o) => o !== origin);
@@ -225,6 +229,8 @@ export function createDemoProvider(options: DemoProviderOptions) {
   };
 
   return {
+    /** Who draws the photos its Su holds from the start (else sharp, in this process). */
+    drawPhotosWith: (draw: DrawPhoto) => void (photoDrawer = draw),
     /** Where the demo provider listens, while it runs. */
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
     /** The listener's side: the demo's own credentials while it runs, and where the listener is. */

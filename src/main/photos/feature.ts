@@ -1,4 +1,5 @@
 import { connectionFeature } from '../connection/feature';
+import { demoFeature } from '../demo/feature';
 import { defineFeature } from '../feature';
 import { createPoller } from '../lib/poller';
 import { intakeFeature } from '../intake/feature';
@@ -35,6 +36,8 @@ export const photosFeature = defineFeature({
     // (`imageProcess`: the Electron host's utilityProcess; a Node child process otherwise).
     const reader = createImageReader({ startProcess: context.options.imageProcess as StartReaderProcess | undefined });
     const files = createPhotoFiles(context.dataDir, reader);
+    // The demo's Su draws the photos it holds from the start in the reader's process too: sharp stays out of the core.
+    context.use(demoFeature)?.drawPhotosWith((svg) => reader.draw(svg));
     const media = createMediaLinks({
       database,
       now: context.now,

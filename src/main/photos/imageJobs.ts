@@ -17,7 +17,13 @@ export interface ThumbnailJob {
   edge: number;
 }
 
-export type ImageJob = ImportJob | ThumbnailJob;
+/** A JPEG of a drawing of the app's own (the demo's photos at Su): never a file from outside. */
+export interface DrawJob {
+  kind: 'draw';
+  svg: string;
+}
+
+export type ImageJob = ImportJob | ThumbnailJob | DrawJob;
 
 /** Why the reader refused a file it could read safely; the core says it in the owner's words. */
 export type ImageRefusal =
@@ -44,6 +50,7 @@ export interface ImportedImage {
 
 export type ImportAnswer = { ok: true; image: ImportedImage } | { ok: false; refusal: ImageRefusal };
 export type ThumbnailAnswer = { ok: true; jpeg: Uint8Array } | { ok: false; refusal: ImageRefusal };
+export type DrawAnswer = { ok: true; jpeg: Uint8Array } | { ok: false; error: string };
 
 /**
  * The most pixels a photo may have: 200 megapixels, the largest phone cameras' (16,320×12,240). Above it nothing is

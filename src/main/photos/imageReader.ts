@@ -1,6 +1,6 @@
 /// <reference types="electron-vite/node" />
 import { fileURLToPath } from 'node:url';
-import type { ImageJob, ImportAnswer, ImportJob, ThumbnailAnswer, ThumbnailJob } from './imageJobs';
+import type { DrawAnswer, ImageJob, ImportAnswer, ImportJob, ThumbnailAnswer, ThumbnailJob } from './imageJobs';
 import { forkReaderProcess, type ReaderProcess, type StartReaderProcess } from './readerProcess';
 
 /** Why the reader could not answer for a file: its process ran out of time or memory, or stopped. */
@@ -189,6 +189,12 @@ export function createImageReader(options: ImageReaderOptions = {}) {
     importPhoto: (job: Omit<ImportJob, 'kind'>) => read<ImportAnswer>({ kind: 'import', ...job }),
     /** A small upright JPEG of an image, or why not. */
     thumbnail: (job: Omit<ThumbnailJob, 'kind'>) => read<ThumbnailAnswer>({ kind: 'thumbnail', ...job }),
+    /** A JPEG of an SVG of the app's own (the demo's photos at Su), drawn in the reader's process. */
+    async draw(svg: string): Promise<Buffer> {
+      const answer = await read<DrawAnswer>({ kind: 'draw', svg });
+      if (!answer.ok) throw new Error(`the drawing could not be made: ${answer.error}`);
+      return Buffer.from(answer.jpeg);
+    },
     /** Kills the process; files still waiting are refused. */
     async close(): Promise<void> {
       closed = true;

@@ -7,6 +7,8 @@ import { exifHasLocation } from './exifLocation';
 import {
   MAX_PIXELS,
   refusalByHeader,
+  type DrawAnswer,
+  type DrawJob,
   type ImageJob,
   type ImportAnswer,
   type ImportJob,
@@ -84,6 +86,15 @@ async function thumbnail(job: ThumbnailJob): Promise<ThumbnailAnswer> {
   }
 }
 
+/** A drawing of the app's own (not a file from outside: none of the limits above apply). */
+async function draw(job: DrawJob): Promise<DrawAnswer> {
+  try {
+    return { ok: true, jpeg: await sharp(Buffer.from(job.svg)).jpeg({ quality: 80 }).toBuffer() };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
+}
+
 /** Electron's utility process talks through `process.parentPort`; a Node child process through `process.send`. */
 const parentPort = (
   process as NodeJS.Process & {
@@ -94,7 +105,9 @@ const reply = (message: unknown) => (parentPort ? parentPort.postMessage(message
 
 async function answer({ id, job }: { id: number; job: ImageJob }) {
   // The answer's bytes are copied to the core over the channel: a few MB at most.
-  reply({ id, answer: job.kind === 'import' ? await importPhoto(job) : await thumbnail(job) });
+  const answered =
+    job.kind === 'import' ? await importPhoto(job) : job.kind === 'thumbnail' ? await thumbnail(job) : await draw(job);
+  reply({ id, answer: answered });
 }
 
 if (parentPort) parentPort.on('message', (e) => void answer(e.data as { id: number; job: ImageJob }));
