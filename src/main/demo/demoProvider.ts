@@ -178,9 +178,10 @@ export function createDemoProvider(options: DemoProviderOptions) {
       : { acknowledged: false, summary: `This payment cannot be paid any more: it is ${status.toLowerCase()}.` };
   };
 
-  // Its Su's first photos are drawn by the photos feature's image reader once attached (sharp stays out of the core).
+  // Su's first photos: drawn by the image reader once attached (no sharp in the core); without it, or refused, by sharp.
   let photoDrawer: DrawPhoto | null = null;
-  const drawPhoto: DrawPhoto = (svg) => (photoDrawer ?? drawWithSharp)(svg);
+  const drawPhoto: DrawPhoto = (svg) =>
+    photoDrawer ? photoDrawer(svg).catch(() => drawWithSharp(svg)) : drawWithSharp(svg);
   /**
    * The demo's Su, with what it held when it last ran, on the port it had (a link or address made then still
    * answers); on another free one only when that port is taken now, and then what the app stored with the earlier
@@ -229,7 +230,6 @@ export function createDemoProvider(options: DemoProviderOptions) {
   };
 
   return {
-    /** Who draws the photos its Su holds from the start (else sharp, in this process). */
     drawPhotosWith: (draw: DrawPhoto) => void (photoDrawer = draw),
     /** Where the demo provider listens, while it runs. */
     urls: (): DemoUrls | null => (emulator ? { mainBaseUrl: emulator.mainUrl, tokenBaseUrl: emulator.tokenUrl } : null),
