@@ -1,6 +1,6 @@
 import type { Migration } from '../db/migrations';
 import { BOOKING_FACTS_MIGRATION } from './bookingFactsMigration';
-import { THREAD_SEARCH_MIGRATION } from './threadSearchMigration';
+import { SEARCH_MERGE_MIGRATION, THREAD_SEARCH_MIGRATION } from './threadSearchMigration';
 import { INBOX_SEARCH_MIGRATION, MESSAGE_TEXT_LATER_MIGRATION } from './searchMigration';
 
 /** The inbox's tables: conversations, messages, reviews, replies, drafts, and their search indexes. */
@@ -111,4 +111,5 @@ export const INBOX_MIGRATIONS: readonly Migration[] = [
   MESSAGE_TEXT_LATER_MIGRATION,
   BOOKING_FACTS_MIGRATION,
   THREAD_SEARCH_MIGRATION,
+  SEARCH_MERGE_MIGRATION,
 ];

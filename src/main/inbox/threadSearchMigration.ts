@@ -114,3 +114,13 @@ export const THREAD_SEARCH_MIGRATION: Migration = {
     END;
   `,
 };
+
+// The index's segments are merged by the indexer, a few pages at a time between its batches (messageIndex.ts,
+// `mergeStep`), no more by FTS5 itself at a commit: with its eleven prefix indexes, a merge FTS5 chose to make there
+// held the core for up to 150 ms while the indexer wrote every conversation's row again (after an update of the app,
+// or a property named), and a call waited that long.
+export const SEARCH_MERGE_MIGRATION: Migration = {
+  version: 21,
+  name: 'inbox: the search index merged in small steps by the indexer',
+  sql: `INSERT INTO thread_search (thread_search, rank) VALUES ('automerge', 0);`,
+};
