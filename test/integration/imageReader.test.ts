@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -211,7 +211,10 @@ describe('the image reader', () => {
       const id = files.start(name, bytes.length, {});
       files.chunk(id, 0, bytes.toString('base64'));
       return files.finish(id).then(
-        () => 'added',
+        async ({ save }) => {
+          await save(1);
+          return 'added';
+        },
         (error: unknown) => (error as Error).message,
       );
     };
@@ -228,6 +231,15 @@ describe('the image reader', () => {
         '“drawing.svg” was not added: it is not a photo (its format is SVG): add it as JPEG, PNG or WebP.',
       );
       expect(await add(files, 'photo.jpg')).toBe('added');
+      expect(readdirSync(join(data.path, 'photos', 'incoming'))).toEqual([]);
+      // The original was moved in as it arrived, never read into the core's memory and written again.
+      expect(readFileSync(join(data.path, 'photos', '1-original')).equals(readFileSync(file('photo.jpg')))).toBe(true);
+      expect(statSync(join(data.path, 'photos', '1-original')).mode & 0o777).toBe(0o600);
+      // Read, but not added after all (the photo's row could not be written): nothing is left of it either.
+      const bytes = readFileSync(file('photo.jpg'));
+      const second = files.start('photo.jpg', bytes.length, {});
+      files.chunk(second, 0, bytes.toString('base64'));
+      (await files.finish(second)).discard();
       expect(readdirSync(join(data.path, 'photos', 'incoming'))).toEqual([]);
     } finally {
       data.remove();

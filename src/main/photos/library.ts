@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PIXELS, MAX_READING_BYTES, type ImageRefusal, type ImportAnswer } from './imageJobs';
 import { ImageReadFailure, type ImageReader } from './imageReader';
@@ -27,6 +38,17 @@ function isHeic(bytes: Buffer, fileName: string): boolean {
   );
 }
 
+/** The first `length` bytes of a file (a format's signature), without reading the rest. */
+function headOf(path: string, length = 12): Buffer {
+  const head = Buffer.alloc(length);
+  const fd = openSync(path, 'r');
+  try {
+    return head.subarray(0, readSync(fd, head, 0, length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const unreadable = (fileName: string, why: string) =>
   new AppFailure({
     code: ErrorCode.Validation,
@@ -42,10 +64,10 @@ const FORMAT_NAMES: Record<string, string> = { jpeg: 'JPEG', webp: 'WebP', heif:
 const formatName = (format: string) => FORMAT_NAMES[format] ?? format.toUpperCase();
 
 /** What the owner reads when the reader refused a file, in their words: what the file is, and what to do. */
-function refusalText(refusal: ImageRefusal, bytes: Buffer, fileName: string): string {
+function refusalText(refusal: ImageRefusal, head: Buffer, fileName: string): string {
   switch (refusal.why) {
     case 'unknown':
-      return isHeic(bytes, fileName)
+      return isHeic(head, fileName)
         ? HEIC_ADVICE
         : 'it is not an image Innkeeper can read (a broken file, or not a photo).';
     case 'not_a_photo':
@@ -64,7 +86,7 @@ function refusalText(refusal: ImageRefusal, bytes: Buffer, fileName: string): st
       return `as ${layout} of ${refusal.width}×${refusal.height} pixels it needs ${Math.ceil(refusal.bytes / MB)} MB of memory to read (at most ${MAX_READING_BYTES / MB} MB). Add it as an ordinary JPEG, or a smaller copy of it.`;
     }
     case 'undecodable':
-      return refusal.format === 'heif' || isHeic(bytes, fileName)
+      return refusal.format === 'heif' || isHeic(head, fileName)
         ? HEIC_ADVICE
         : `its ${formatName(refusal.format)} data cannot be decoded (the file may be damaged).`;
   }
@@ -135,23 +157,30 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
       upload.received += data.length;
       return upload.received;
     },
-    /** Reads the arrived file, makes the copies under `id`; throws a clear message for a file that is not a photo. */
+    /**
+     * Reads the arrived file, makes the copies under `id`; throws a clear message for a file that is not a photo. The
+     * original is never read into the core's memory: it stays where its chunks arrived until `save` moves it into the
+     * library, or `discard` removes it (a file of 8 MB read here and written again was garbage the core kept until its
+     * next full collection, which an idle core does not make).
+     */
     async finish(uploadId: string): Promise<{
       fileName: string;
       meta: unknown;
       imported: ImportedPhoto;
-      /** Writes the original, the upload copy and the thumbnail under the library's id for the photo. */
+      /** Moves the original in, writes the upload copy and the thumbnail, all under the library's id for the photo. */
       save: (id: number) => Promise<void>;
+      /** The photo is not added after all: its original goes. */
+      discard: () => void;
     }> {
       const upload = uploads.get(uploadId);
       if (!upload)
         throw new AppFailure({ code: 'not_found', message: 'This file is no longer being added: add it again.' });
       uploads.delete(uploadId);
       const staged = join(incoming, uploadId);
+      const kept = `${staged}.added`;
       try {
         if (upload.received !== upload.bytes)
           throw unreadable(upload.fileName, `only ${upload.received} of its ${upload.bytes} bytes arrived.`);
-        const input = readFileSync(staged);
         // The file is read in the reader's process, never here: see imageReader.ts.
         let answer: ImportAnswer;
         try {
@@ -161,17 +190,20 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
             throw unreadable(upload.fileName, `this image could not be read safely (${error.reason}).`);
           throw error;
         }
-        if (!answer.ok) throw unreadable(upload.fileName, refusalText(answer.refusal, input, upload.fileName));
+        if (!answer.ok) throw unreadable(upload.fileName, refusalText(answer.refusal, headOf(staged), upload.fileName));
         const { image } = answer;
+        const bytes = statSync(staged).size;
+        renameSync(staged, kept);
         const save = async (id: number) => {
           const p = paths(id);
           mkdirSync(root, { recursive: true, mode: 0o700 });
-          writeFileSync(p.original, input, { mode: 0o600 });
+          renameSync(kept, p.original); // owner-only since its first chunk
           writeFileSync(p.upload, image.copy.data, { mode: 0o600 });
           writeFileSync(p.thumb, image.thumb, { mode: 0o600 });
         };
         return {
           save,
+          discard: () => rmSync(kept, { force: true }),
           fileName: upload.fileName,
           meta: upload.meta,
           imported: {
@@ -182,7 +214,7 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
               format: image.format,
               width: image.width,
               height: image.height,
-              bytes: input.length,
+              bytes,
               hadLocation: image.hadLocation,
             },
           },

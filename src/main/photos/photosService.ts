@@ -92,7 +92,7 @@ export function createPhotosService(deps: {
 
     /** A file arrived whole: the library takes it (or says why not: nothing is added then). */
     async add(uploadId: string): Promise<Photo> {
-      const { fileName, meta, imported, save } = await files.finish(uploadId);
+      const { fileName, meta, imported, save, discard } = await files.finish(uploadId);
       const { hotelId, assignments } = meta as { hotelId: string; assignments: PhotoAssignments };
       const caption =
         fileName
@@ -100,31 +100,38 @@ export function createPhotosService(deps: {
           .replace(/[_-]+/g, ' ')
           .trim()
           .slice(0, 200) || 'Photo';
-      const id = Number(
-        db
-          .prepare(
-            `INSERT INTO photos (hotel_id, pms_image_id, caption, file_name, width, height, bytes, original, property, rooms, added_at)
+      let id: number;
+      try {
+        id = Number(
+          db
+            .prepare(
+              `INSERT INTO photos (hotel_id, pms_image_id, caption, file_name, width, height, bytes, original, property, rooms, added_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            hotelId,
-            `ik-${randomBytes(8).toString('hex')}`,
-            caption,
-            fileName.slice(0, 255),
-            imported.width,
-            imported.height,
-            imported.bytes,
-            JSON.stringify(imported.original),
-            assignments.property ? 1 : 0,
-            JSON.stringify([...new Set(assignments.rooms)]),
-            now(),
-          ).lastInsertRowid,
-      );
+            )
+            .run(
+              hotelId,
+              `ik-${randomBytes(8).toString('hex')}`,
+              caption,
+              fileName.slice(0, 255),
+              imported.width,
+              imported.height,
+              imported.bytes,
+              JSON.stringify(imported.original),
+              assignments.property ? 1 : 0,
+              JSON.stringify([...new Set(assignments.rooms)]),
+              now(),
+            ).lastInsertRowid,
+        );
+      } catch (error) {
+        discard();
+        throw error;
+      }
       try {
         await save(id);
       } catch (error) {
         db.prepare('DELETE FROM photos WHERE id = ?').run(id);
         files.remove(id);
+        discard();
         throw error;
       }
       deps.changed(hotelId);
