@@ -54,8 +54,10 @@ export const MERGE_PAGES = 32;
 
 /**
  * One step of merging the search index's segments, writing at most `pages` pages: FTS5 starts a merge when a level
- * holds four segments (its `usermerge`) and goes on with one under way. Returns whether it did anything (SQLite then
- * counts two changes or more), so whether another step may have more to do.
+ * holds four segments (its `usermerge`) and goes on with one under way. Returns whether it wrote anything (SQLite then
+ * counts two changes or more), so whether another step may have more to do. It first writes out the rows the
+ * transaction holds in memory, which counts too: right after a batch of rows it answers true, and the indexer's next
+ * turn finds out whether merging is left.
  */
 export function mergeStep(db: DatabaseSync, pages = MERGE_PAGES): boolean {
   const cached = withCachedStatements(db);
