@@ -192,7 +192,6 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
         }
         if (!answer.ok) throw unreadable(upload.fileName, refusalText(answer.refusal, headOf(staged), upload.fileName));
         const { image } = answer;
-        const bytes = statSync(staged).size;
         renameSync(staged, kept);
         const save = async (id: number) => {
           const p = paths(id);
@@ -214,7 +213,7 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
               format: image.format,
               width: image.width,
               height: image.height,
-              bytes,
+              bytes: upload.bytes, // all of them arrived (checked above)
               hadLocation: image.hadLocation,
             },
           },
