@@ -157,6 +157,24 @@ describe('the image reader', () => {
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ answers: [true, true], onCore: [], vips: [] });
   });
 
+  it('the reader process runs below normal priority, every thread of it, and the core stays at its own', async () => {
+    /** The nice value of each thread of a process, from /proc (field 19 of a thread's stat). */
+    const niceOf = (pid: number | 'self') =>
+      readdirSync(`/proc/${pid}/task`).map((task) =>
+        Number(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+      );
+    const before = readerProcesses();
+    const r = reader();
+    // After a photo: the threads that decoded it (the pool's, libvips's) were started by then.
+    expect(await r.importPhoto(job('photo.jpg'))).toMatchObject({ ok: true });
+    const [pid] = readerProcesses().filter((p) => !before.includes(p));
+    const threads = niceOf(pid!);
+    expect(threads.length).toBeGreaterThan(4);
+    expect(threads.filter((nice) => nice < 10)).toEqual([]);
+    // This process (the core's, here) keeps its priority: only the reader's own threads were lowered.
+    expect(Math.max(...niceOf('self'))).toBeLessThan(10);
+  });
+
   it('the reader process ends after its idle time, and the next file starts a new one', async () => {
     const before = readerProcesses();
     const r = reader({ idleMs: 300 });

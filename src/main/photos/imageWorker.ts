@@ -15,6 +15,10 @@ import {
   type ThumbnailAnswer,
   type ThumbnailJob,
 } from './imageJobs';
+import { readBelowNormalPriority } from './readerPriority';
+
+// Below normal priority, every thread of it: the core's calls and pushes come first (readerPriority.ts).
+readBelowNormalPriority();
 
 // No cache of decoded images (each file is read once) and one libvips thread per image: the core keeps a core of
 // the two a small computer has.
