@@ -108,6 +108,18 @@ describe('IPC gateway', () => {
     expect(await ipc.invoke(event(), 'connection.test', { environment: 'demo', domain: wide })).toMatchObject(tooLarge);
   });
 
+  it('measures a call by the body a host read it from, when the host says how large that was', async () => {
+    // The web host passes its request body's length (held to MAX_CALL_BYTES by Fastify): the arguments, a photo's
+    // chunk of 175 KB among them, are not written out again to be measured.
+    const { dispatcher } = ctx.core;
+    const tooLarge = { ok: false, error: { code: 'validation', message: expect.stringContaining('too large') } };
+    expect(await dispatcher.dispatch('app.info', {}, MAX_CALL_BYTES + 1)).toMatchObject(tooLarge);
+    expect(await dispatcher.dispatch('app.info', {}, MAX_CALL_BYTES)).toMatchObject({ ok: true });
+    // Without a size the dispatcher measures the arguments itself, as for Electron's IPC.
+    const huge = { environment: 'demo', domain: 'a'.repeat(MAX_CALL_BYTES + 1) };
+    expect(await dispatcher.dispatch('connection.test', huge)).toMatchObject(tooLarge);
+  });
+
   it('lets through the longest draft, in CJK, to be checked by its method (not refused as too large)', async () => {
     const body = '漢字かな한글'.repeat(DRAFT_MAX_LENGTH / 6 + 1).slice(0, DRAFT_MAX_LENGTH);
     const answer = await ipc.invoke(event(), 'inbox.saveDraft', { threadId: 999_999, body });

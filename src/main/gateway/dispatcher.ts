@@ -18,7 +18,12 @@ export type HandlerSlice<Feature extends string> = Pick<Handlers, Extract<Method
 
 /** The single entry point every host uses: Electron IPC and browser-mode HTTP both call `dispatch`. */
 export interface Dispatcher {
-  dispatch(method: unknown, args: unknown): Promise<Result<unknown>>;
+  /**
+   * `bodyBytes`: the size of the request body the host read `args` from, when it held that body to MAX_CALL_BYTES
+   * itself (the web host). The arguments are then not written out again to be measured: a photo's chunk is 175 KB of
+   * base64, and measuring it again took 0.4 ms of the core's thread per chunk (bench/RESULTS.md, photos).
+   */
+  dispatch(method: unknown, args: unknown, bodyBytes?: number): Promise<Result<unknown>>;
 }
 
 const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.hasOwn(contractArgs, m);
@@ -48,13 +53,13 @@ export function createDispatcher(
   };
 
   return {
-    async dispatch(method, args) {
+    async dispatch(method, args, bodyBytes) {
       if (!isMethod(method)) {
         return fail({ code: ErrorCode.UnknownMethod, message: `Unknown method ${String(method).slice(0, 80)}.` });
       }
       let size: number;
       try {
-        size = Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
+        size = bodyBytes ?? Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
       } catch {
         return fail({ code: ErrorCode.Validation, message: 'The request could not be read (it is not plain data).' });
       }

@@ -184,7 +184,13 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       });
       api.post('/call/:method', async (request) => {
         const { method } = request.params as { method: string };
-        return options.core.dispatcher.dispatch(method, request.body ?? {});
+        // Fastify read the body up to MAX_CALL_BYTES (bodyLimit): its length is the call's size.
+        const length = Number(request.headers['content-length']);
+        return options.core.dispatcher.dispatch(
+          method,
+          request.body ?? {},
+          Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+        );
       });
       api.get('/events', { websocket: true }, (socket, request) => {
         if (!allowedHosts.has(originHost(request.headers.origin))) {
