@@ -25,6 +25,8 @@ export interface Started {
   /** The call's whole answer, a refusal included. */
   send: (method: string, args?: unknown) => Promise<{ ok: boolean; value?: unknown; error?: unknown }>;
   pushUrl: string | null;
+  /** The address the core printed (its origin, and the session token in `session`). */
+  url: URL;
   stop: () => Promise<void>;
 }
 
@@ -77,7 +79,7 @@ export async function startWeb(dataDir: string, env: Record<string, string> = {}
     child.kill('SIGTERM');
     await exited;
   };
-  return { child, listening, firstCall, cpu, call, send, pushUrl, stop };
+  return { child, listening, firstCall, cpu, call, send, pushUrl, url, stop };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
