@@ -1,11 +1,12 @@
 // Photo imports beside the core's other work (issue 27, item 3). The built core as `npm run web` runs it, on a temp
 // data folder on the demo; its RSS idle, then 4 large photos added through the same calls the Photos screen makes
-// (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks as base64, photos.addFinish): one after another, then 4 at
-// once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new message to the push
-// listener) are sent and each one's answer is timed (by a worker thread, apart from the photos' sending), and the RSS of the core and of its image reader process (its
-// child, found in /proc) is sampled. The photos: a 16000×16000 PNG of a few KB (a decompression bomb: refused from its
-// header) and three 24-megapixel JPEGs of camera-like detail. After the imports the probes go on until the reader
-// process ended (it does after 15 s without a file) and 3 s more: is the core back near its idle RSS?
+// (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks, each the body of its call, photos.addFinish): one after
+// another, then 4 at once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new
+// message to the push listener) are sent and each one's answer is timed (by a worker thread, apart from the photos'
+// sending), and the RSS of the core and of its image reader process (its child, found in /proc) is sampled. The
+// photos: a 16000×16000 PNG of a few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs
+// of camera-like detail. After the imports the probes go on until the reader process ended (it does after 15 s
+// without a file) and 3 s more: is the core back near its idle RSS?
 // The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the core's peak RSS over idle.
 // Run: npm run bench:photos   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
+import { CALL_ARGS_HEADER, CALL_BYTES_TYPE } from '../src/shared/callBytes';
 import { PHOTO_CHUNK_BYTES } from '../src/shared/photos';
 import { fixtureText } from '../test/support/fixtures';
 import { machineLine, writeSection } from './results';
@@ -114,12 +116,20 @@ async function addPhoto(app: Started, photo: Photo) {
     bytes: photo.bytes.length,
     assignments: { property: true, rooms: [] },
   })) as { uploadId: string };
-  for (let offset = 0; offset < photo.bytes.length; offset += PHOTO_CHUNK_BYTES)
-    await app.call('photos.addChunk', {
-      uploadId,
-      offset,
-      data: photo.bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
+  // As the page sends them: each chunk's bytes as the call's body, its other arguments in a header.
+  for (let offset = 0; offset < photo.bytes.length; offset += PHOTO_CHUNK_BYTES) {
+    const response = await fetch(`${app.url.origin}/api/call/photos.addChunk`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.url.searchParams.get('session')}`,
+        'content-type': CALL_BYTES_TYPE,
+        [CALL_ARGS_HEADER]: JSON.stringify({ uploadId, offset }),
+      },
+      body: photo.bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES),
     });
+    const answer = (await response.json()) as { ok: boolean; error?: unknown };
+    if (!answer.ok) throw new Error(`photos.addChunk: ${JSON.stringify(answer.error)}`);
+  }
   const answer = await app.send('photos.addFinish', { uploadId });
   return { name: photo.name, ok: answer.ok, ms: performance.now() - t };
 }
@@ -283,7 +293,7 @@ async function main() {
 
 ${machineLine()}; load average ${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end. The built core as \`npm run web\` runs it
 (\`node out/main/web.js\`, a temp data folder, the demo), 6 s after its start. The photos: ${photos.map((p) => `${p.name} (${(p.bytes.length / 1024 / 1024).toFixed(1)} MB)`).join(', ')};
-each added through the Photos screen's calls (\`photos.addStart\`, ${PHOTO_CHUNK_BYTES / 1024} KiB chunks as base64, \`photos.addFinish\`; the bomb is refused, the
+each added through the Photos screen's calls (\`photos.addStart\`, ${PHOTO_CHUNK_BYTES / 1024} KiB chunks, each the body of its call, \`photos.addFinish\`; the bomb is refused, the
 JPEGs are added), one after another and then 4 at once. Every ${PROBE_EVERY_MS} ms meanwhile: \`app.info\` over /api/call and a new message
 pushed to the listener, each timed from its send to its answer, and the RSS of the core and of its image reader process
 (the core's child, where sharp decodes; summed over its descendants) read from /proc. Idle: the same

@@ -92,5 +92,6 @@ export const MAX_CALL_BYTES = 1024 * 1024;
 
 // Browser mode's session proof (its own module: the renderer's HTTP client imports it without the schemas).
 export { SESSION_PATH, SESSION_PROOF_KEY_LABEL, SESSION_PROOF_PATH, sessionProofMessage } from './sessionProof';
+export { CALL_ARGS_HEADER, CALL_BYTES_TYPE } from './callBytes';
 
 export type { AppError, Result };

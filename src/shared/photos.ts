@@ -11,7 +11,7 @@ import { defineSlice } from './contractSlice';
 export const UPLOAD_LONG_EDGE = 2560;
 /** The largest file the library takes in (a phone's RAW/HEIC can be large; anything above is refused). */
 export const MAX_PHOTO_BYTES = 40 * 1024 * 1024;
-/** One chunk of a file sent from the renderer to the core (base64 keeps each call under the contract's limit). */
+/** One chunk of a file sent from the renderer to the core (each call stays well under the contract's limit). */
 export const PHOTO_CHUNK_BYTES = 128 * 1024;
 
 const OUTSIDE_BASE64 = /[^A-Za-z0-9+/=]/;
@@ -172,11 +172,19 @@ export const photosMethods = {
     .object({
       uploadId: z.string().regex(/^[0-9a-f]{32}$/),
       offset: z.number().int().nonnegative(),
-      /** Base64 of at most PHOTO_CHUNK_BYTES bytes. */
-      data: z
-        .string()
-        .max(Math.ceil(PHOTO_CHUNK_BYTES / 3) * 4 + 4)
-        .refine(isBase64, 'Not base64.'),
+      /**
+       * At most PHOTO_CHUNK_BYTES bytes: as bytes (the app's page sends them so: over Electron's IPC as they are, in
+       * browser mode as a call's body of its own, `CALL_BYTES_TYPE`), or as base64 in a JSON call.
+       */
+      data: z.union([
+        z
+          .custom<Uint8Array>((value) => value instanceof Uint8Array)
+          .refine((bytes) => bytes.byteLength <= PHOTO_CHUNK_BYTES, `At most ${PHOTO_CHUNK_BYTES} bytes.`),
+        z
+          .string()
+          .max(Math.ceil(PHOTO_CHUNK_BYTES / 3) * 4 + 4)
+          .refine(isBase64, 'Not base64.'),
+      ]),
     })
     .strict(),
   /** Reads the file (size, orientation, metadata), makes the upload copy and the thumbnail; refuses what it cannot read. */

@@ -2,15 +2,26 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createEmulatorControl } from '../../src/emulator/controlClient';
 import { startWebHost, type RunningWebHost } from '../../src/main/hosts/web/webHost';
 import { startWebHostWithSession, webSessionFile } from '../../src/main/hosts/web/webSession';
 import { sessionCookieName, sessionCookieValue, sessionProofKey } from '../../src/main/hosts/web/sessionCookie';
-import { MAX_CALL_BYTES, SESSION_PATH, SESSION_PROOF_PATH, sessionProofMessage } from '../../src/shared/contract';
+import {
+  CALL_ARGS_HEADER,
+  CALL_BYTES_TYPE,
+  MAX_CALL_BYTES,
+  SESSION_PATH,
+  SESSION_PROOF_PATH,
+  sessionProofMessage,
+} from '../../src/shared/contract';
 import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
+import { PHOTO_CHUNK_BYTES } from '../../src/shared/photos';
+import { contractClient } from '../support/contract';
 import { startTestCore } from '../support/core';
+import { eventually } from '../support/eventually';
 
 const TOKEN = 'test-session-token-0123456789';
 
@@ -225,6 +236,68 @@ describe('browser-mode web host over real loopback HTTP', () => {
       body: '{',
     });
     expect(await notJson.json()).toMatchObject({ ok: false, error: { code: 'validation' } });
+  });
+
+  it("takes a photo's chunks as bytes, its other arguments in a header, and files them byte for byte", async () => {
+    const { call: contract } = contractClient(() => ctx.core.dispatcher);
+    await eventually(
+      () => contract('rates.properties', {}),
+      (p) => p.length >= 1,
+    );
+    const bytes = await sharp({
+      create: {
+        width: 900,
+        height: 600,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 120, sigma: 50 },
+      },
+    })
+      .jpeg()
+      .toBuffer();
+    expect(bytes.length).toBeGreaterThan(PHOTO_CHUNK_BYTES); // more than one chunk
+    const { uploadId } = await contract('photos.addStart', {
+      hotelId: 'IK-DEMO-001',
+      fileName: 'yard.jpg',
+      bytes: bytes.length,
+    });
+    const sendBytes = (
+      chunk: Uint8Array,
+      other: unknown,
+      headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` },
+    ) =>
+      fetch(`${base}/api/call/photos.addChunk`, {
+        method: 'POST',
+        headers: { 'Content-Type': CALL_BYTES_TYPE, [CALL_ARGS_HEADER]: JSON.stringify(other), ...headers },
+        body: chunk,
+      });
+    const first = bytes.subarray(0, PHOTO_CHUNK_BYTES);
+
+    // Without the token, nothing is read; other arguments that are not an object, or that carry `data`, are refused.
+    expect((await sendBytes(first, { uploadId, offset: 0 }, {})).status).toBe(401);
+    for (const other of [null, [uploadId, 0], { uploadId, offset: 0, data: 'QQ==' }]) {
+      expect(await (await sendBytes(first, other)).json()).toMatchObject({
+        ok: false,
+        error: { code: 'validation', message: expect.stringContaining(CALL_ARGS_HEADER) },
+      });
+    }
+    // Checked as any call is: a chunk longer than PHOTO_CHUNK_BYTES names the field.
+    expect(
+      await (await sendBytes(bytes.subarray(0, PHOTO_CHUNK_BYTES + 1), { uploadId, offset: 0 })).json(),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'data' },
+    });
+
+    for (let offset = 0; offset < bytes.length; offset += PHOTO_CHUNK_BYTES) {
+      const answer = await sendBytes(bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES), { uploadId, offset });
+      expect(await answer.json()).toEqual({
+        ok: true,
+        value: { received: Math.min(offset + PHOTO_CHUNK_BYTES, bytes.length) },
+      });
+    }
+    const photo = (await contract('photos.addFinish', { uploadId })) as { id: number };
+    expect(readFileSync(join(ctx.dataDir, 'photos', `${photo.id}-original`)).equals(bytes)).toBe(true);
   });
 
   it('answers bad arguments with a validation error naming the field', async () => {

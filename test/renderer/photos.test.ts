@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PHOTO_BYTES, PHOTO_CHUNK_BYTES, photoMarks, photosMethods, type Photo } from '@shared/photos';
 import { fail, ok } from '@shared/result';
 import { usePhotoAddsStore } from '@renderer/features/property/photos/photoAddsStore';
-import { bytesToBase64, chunkRanges, refuseBeforeSending } from '@renderer/features/property/photos/photoFiles';
+import { chunkRanges, refuseBeforeSending } from '@renderer/features/property/photos/photoFiles';
 import {
   assignmentsFor,
   associationWords,
@@ -22,7 +22,6 @@ function countingFile(size: number, name = 'IMG_0002.jpg', type = 'image/jpeg') 
   const bytes = new Uint8Array(size).map((_, i) => i % 251);
   return { file: new File([bytes], name, { type }), bytes };
 }
-const fromBase64 = (data: string) => Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
 
 beforeEach(() => setActivePinia(createPinia()));
 
@@ -35,12 +34,13 @@ describe('sending a file in chunks', () => {
     expect(chunkRanges(PHOTO_CHUNK_BYTES)).toHaveLength(1);
   });
 
-  it('a full chunk in base64 is within what the contract takes', () => {
-    const data = bytesToBase64(new Uint8Array(PHOTO_CHUNK_BYTES).fill(255));
-    expect(photosMethods['photos.addChunk'].safeParse({ uploadId: 'a'.repeat(32), offset: 0, data }).success).toBe(
-      true,
-    );
-    expect(Array.from(fromBase64(bytesToBase64(new Uint8Array([0, 1, 2, 250, 255]))))).toEqual([0, 1, 2, 250, 255]);
+  it('a full chunk of bytes is within what the contract takes, and a byte more is not', () => {
+    const chunk = (data: Uint8Array) =>
+      photosMethods['photos.addChunk'].safeParse({ uploadId: 'a'.repeat(32), offset: 0, data });
+    expect(chunk(new Uint8Array(PHOTO_CHUNK_BYTES).fill(255)).success).toBe(true);
+    expect(chunk(new Uint8Array(PHOTO_CHUNK_BYTES + 1)).error!.issues).toEqual([
+      expect.objectContaining({ path: ['data'], message: `At most ${PHOTO_CHUNK_BYTES} bytes.` }),
+    ]);
   });
 
   it('sends start → every chunk at its offset → finish, and the photo appears in the grid', async () => {
@@ -68,11 +68,12 @@ describe('sending a file in chunks', () => {
       await settle();
       await settle();
       const [chunk] = core.pending('photos.addChunk');
-      const args = chunk!.args as { uploadId: string; offset: number; data: string };
+      const args = chunk!.args as { uploadId: string; offset: number; data: Uint8Array };
       expect(photosMethods['photos.addChunk'].safeParse(args).success).toBe(true);
+      expect(args.data).toBeInstanceOf(Uint8Array); // the bytes as they are: no base64
       expect(args.offset).toBe(i * PHOTO_CHUNK_BYTES);
-      received.set(fromBase64(args.data), args.offset);
-      chunk!.answer(ok({ received: args.offset + fromBase64(args.data).length }));
+      received.set(args.data, args.offset);
+      chunk!.answer(ok({ received: args.offset + args.data.length }));
       await settle();
       expect(adds.adds[0]!.sent).toBe(Math.min((i + 1) * PHOTO_CHUNK_BYTES, size));
     }

@@ -3,7 +3,7 @@ import type { contractClient } from './contract';
 
 /**
  * Adds a file to a core's photo library the way the renderer does: start, its bytes in chunks of at most
- * PHOTO_CHUNK_BYTES (base64), finish. Answers the whole result of the finish (a refusal is a result, not a throw).
+ * PHOTO_CHUNK_BYTES (as bytes, as the page sends them over IPC), finish. Answers the whole result of the finish (a refusal is a result, not a throw).
  */
 export async function addPhotoFile(
   { call, dispatch }: Pick<ReturnType<typeof contractClient>, 'call' | 'dispatch'>,
@@ -17,7 +17,7 @@ export async function addPhotoFile(
     await call('photos.addChunk', {
       uploadId,
       offset,
-      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES).toString('base64'),
+      data: bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES),
     });
   return dispatch('photos.addFinish', { uploadId });
 }

@@ -7,6 +7,7 @@ import { createEventBus } from '../../src/main/gateway/events';
 import { SECRET_REMOVED } from '../../src/main/gateway/secretLeaks';
 import { MAX_CALL_BYTES, METHODS } from '../../src/shared/contract';
 import { DRAFT_MAX_LENGTH } from '../../src/shared/inbox';
+import { PHOTO_CHUNK_BYTES } from '../../src/shared/photos';
 import type { Result } from '../../src/shared/result';
 import { startEmulator } from '../../src/emulator/emulator';
 import { startTestCore } from '../support/core';
@@ -118,6 +119,30 @@ describe('IPC gateway', () => {
     // Without a size the dispatcher measures the arguments itself, as for Electron's IPC.
     const huge = { environment: 'demo', domain: 'a'.repeat(MAX_CALL_BYTES + 1) };
     expect(await dispatcher.dispatch('connection.test', huge)).toMatchObject(tooLarge);
+  });
+
+  it("counts a photo chunk's bytes by their length, not as the JSON array of numbers they would write out", async () => {
+    // 300 KB of bytes would write out as 1.2 MB of JSON ([255,255,…]): measured so, the call was "too large"; counted
+    // by its length it reaches the contract, which refuses it for the field's own limit.
+    const bytes = new Uint8Array(300 * 1024).fill(255);
+    const answer = await ipc.invoke(event(), 'photos.addChunk', { uploadId: 'a'.repeat(32), offset: 0, data: bytes });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'validation', field: 'data' } });
+    // A chunk of the size the page sends reaches its method (no such upload here).
+    const chunk = Buffer.alloc(PHOTO_CHUNK_BYTES, 255);
+    expect(
+      await ipc.invoke(event(), 'photos.addChunk', { uploadId: 'a'.repeat(32), offset: 0, data: chunk }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    // Bytes past the limit are still too large.
+    const huge = new Uint8Array(MAX_CALL_BYTES + 1);
+    expect(
+      await ipc.invoke(event(), 'photos.addChunk', { uploadId: 'a'.repeat(32), offset: 0, data: huge }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'validation', message: expect.stringContaining('too large') },
+    });
   });
 
   it('lets through the longest draft, in CJK, to be checked by its method (not refused as too large)', async () => {

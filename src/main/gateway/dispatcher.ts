@@ -26,6 +26,18 @@ export interface Dispatcher {
   dispatch(method: unknown, args: unknown, bodyBytes?: number): Promise<Result<unknown>>;
 }
 
+/** The size of a call's arguments written as JSON; bytes among them (a photo's chunk over IPC) count their length. */
+function sizeOf(args: unknown): number {
+  let bytes = 0;
+  const text = JSON.stringify(args ?? {}, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const raw = this[key]; // before a Buffer's toJSON turned it into an array of numbers
+    if (!(raw instanceof Uint8Array)) return value;
+    bytes += raw.byteLength;
+    return 0;
+  });
+  return Buffer.byteLength(text, 'utf8') + bytes;
+}
+
 const isMethod = (m: unknown): m is Method => typeof m === 'string' && Object.hasOwn(contractArgs, m);
 
 /**
@@ -59,7 +71,7 @@ export function createDispatcher(
       }
       let size: number;
       try {
-        size = bodyBytes ?? Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
+        size = bodyBytes ?? sizeOf(args);
       } catch {
         return fail({ code: ErrorCode.Validation, message: 'The request could not be read (it is not plain data).' });
       }

@@ -136,7 +136,7 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
       return id;
     },
     /** Appends one chunk; chunks come in order (the offset must be what arrived so far). Answers the running total. */
-    chunk(uploadId: string, offset: number, base64: string): number {
+    chunk(uploadId: string, offset: number, bytes: string | Uint8Array): number {
       const upload = uploads.get(uploadId);
       if (!upload)
         throw new AppFailure({ code: 'not_found', message: 'This file is no longer being added: add it again.' });
@@ -147,7 +147,8 @@ export function createPhotoFiles(dataDir: string, reader: ImageReader) {
           message: `Part of “${upload.fileName}” went missing on its way (expected byte ${upload.received}, got ${offset}): add it again.`,
         });
       }
-      const data = Buffer.from(base64, 'base64');
+      // Bytes as they came (the app's page), or base64 (a JSON call).
+      const data = typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : bytes;
       if (upload.received + data.length > upload.bytes) {
         drop(uploadId);
         throw new AppFailure({ code: ErrorCode.Validation, message: `“${upload.fileName}” is longer than announced.` });

@@ -3,7 +3,14 @@ import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { MAX_CALL_BYTES, SESSION_PATH, SESSION_PROOF_PATH, sessionProofMessage } from '../../../shared/contract';
+import {
+  CALL_ARGS_HEADER,
+  CALL_BYTES_TYPE,
+  MAX_CALL_BYTES,
+  SESSION_PATH,
+  SESSION_PROOF_PATH,
+  sessionProofMessage,
+} from '../../../shared/contract';
 import { ErrorCode } from '../../../shared/result';
 import type { Core } from '../../core';
 import { CONTENT_SECURITY_POLICY } from '../csp';
@@ -146,6 +153,30 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     return reply.type('text/plain').send(proof);
   });
 
+  /**
+   * A call sent as bytes (CALL_BYTES_TYPE): its other arguments are the JSON object in CALL_ARGS_HEADER, and the bytes
+   * its `data`; the dispatcher then checks them as any call's. Its size is the body's and the header's.
+   */
+  const dispatchBytes = (method: string, bytes: Buffer, header: string | string[] | undefined) => {
+    let other: unknown = null;
+    try {
+      other = typeof header === 'string' ? JSON.parse(header) : null;
+    } catch {
+      // answered below
+    }
+    if (typeof other !== 'object' || other === null || Array.isArray(other) || Object.hasOwn(other, 'data')) {
+      return {
+        ok: false,
+        error: {
+          code: ErrorCode.Validation,
+          message: `The request could not be read (its other arguments belong in ${CALL_ARGS_HEADER}, as a JSON object).`,
+        },
+      };
+    }
+    const size = bytes.byteLength + Buffer.byteLength(header as string);
+    return options.core.dispatcher.dispatch(method, { ...other, data: bytes }, size);
+  };
+
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
   // SECURITY: the token hook lives inside the /api plugin, so it guards every route registered here however
   // the request spells its path (a check on request.url could be dodged with /%61pi/…).
@@ -182,8 +213,12 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
         reply.header('Set-Cookie', setSessionCookie(options.token, port));
         return { ok: true, value: { proofKey } };
       });
+      // A call's bytes as its body (a photo's chunk): read as they are, up to MAX_CALL_BYTES like any body.
+      api.addContentTypeParser(CALL_BYTES_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
       api.post('/call/:method', async (request) => {
         const { method } = request.params as { method: string };
+        if (Buffer.isBuffer(request.body))
+          return dispatchBytes(method, request.body, request.headers[CALL_ARGS_HEADER]);
         // Fastify read the body up to MAX_CALL_BYTES (bodyLimit): its length is the call's size.
         const length = Number(request.headers['content-length']);
         return options.core.dispatcher.dispatch(

@@ -2,6 +2,7 @@
 // to call the core (the core validates) and would otherwise load before the first screen.
 import type { ContractEvents, EventName, InnkeeperApi, Method } from '@shared/contract';
 import { ErrorCode, fail, type Result } from '@shared/result';
+import { CALL_ARGS_HEADER, CALL_BYTES_TYPE } from '@shared/callBytes';
 import { SESSION_PATH, SESSION_PROOF_KEY_LABEL, SESSION_PROOF_PATH, sessionProofMessage } from '@shared/sessionProof';
 import { awaitEvents, eventsOpened, setCoreLink } from './link';
 
@@ -31,6 +32,23 @@ const bytesToBase64url = (bytes: Uint8Array) =>
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
+
+/**
+ * A call's request body: its arguments as JSON, or, when its `data` is bytes (a photo's chunk), the bytes as they are
+ * with the other arguments in a header (`CALL_BYTES_TYPE`): no base64, and nothing for the core to decode.
+ */
+export function requestOf(args: unknown): { headers: Record<string, string>; body: BodyInit } {
+  if (typeof args === 'object' && args !== null && (args as { data?: unknown }).data instanceof Uint8Array) {
+    const { data, ...other } = args as { data: Uint8Array<ArrayBuffer> };
+    // A header carries Latin-1 only: anything past ASCII is written as JSON's \u escapes.
+    const json = JSON.stringify(other).replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    return { headers: { 'Content-Type': CALL_BYTES_TYPE, [CALL_ARGS_HEADER]: json }, body: data };
+  }
+  return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args ?? {}) };
+}
 
 /** The port the page was loaded from (the one the app listens on). */
 function pagePort(): number {
@@ -189,6 +207,7 @@ export function createHttpApi(credential: SessionCredential): InnkeeperApi {
 
   const lost = (message: string) => fail({ code: ErrorCode.Network, message, retryable: true });
   const call = async (method: Method, args: unknown): Promise<Result<unknown>> => {
+    const request = requestOf(args);
     if (!proven) {
       const outcome = await prove();
       if (outcome === 'refused') {
@@ -202,11 +221,8 @@ export function createHttpApi(credential: SessionCredential): InnkeeperApi {
       const response = await fetch(`/api/call/${method}`, {
         method: 'POST',
         // With the cookie the browser sends it (this page's own origin); with the token the page does.
-        headers:
-          token === null
-            ? { 'Content-Type': 'application/json' }
-            : { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-        body: JSON.stringify(args ?? {}),
+        headers: token === null ? request.headers : { ...request.headers, Authorization: `Bearer ${token}` },
+        body: request.body,
       });
       return (await response.json()) as Result<unknown>;
     } catch {

@@ -91,7 +91,7 @@ export const usePhotoAddsStore = defineStore('photoAdds', () => {
     if (!start.ok) return fail(start.error.message);
     for (const range of chunkRanges(file.size)) {
       if (cancelled.has(key)) return void (cancelled.delete(key), drop(key));
-      let data: string;
+      let data: Uint8Array<ArrayBuffer>;
       try {
         data = await readChunk(file, range);
       } catch {

@@ -25,14 +25,6 @@ export function refuseBeforeSending(file: { name: string; size: number; type: st
   return null;
 }
 
-/** Base64 of some bytes, in slices (String.fromCharCode takes a limited number of arguments). */
-export function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, Math.min(i + 0x8000, bytes.length)));
-  return btoa(binary);
-}
-
 /** Where each chunk of a file of `size` bytes starts and ends: at most PHOTO_CHUNK_BYTES each, in order. */
 export function chunkRanges(size: number, chunk = PHOTO_CHUNK_BYTES): { offset: number; end: number }[] {
   const ranges: { offset: number; end: number }[] = [];
@@ -40,9 +32,12 @@ export function chunkRanges(size: number, chunk = PHOTO_CHUNK_BYTES): { offset: 
   return ranges;
 }
 
-/** The base64 of one chunk of a file (read only when it is its turn, so a 40 MB file is never held whole). */
-export async function readChunk(file: Blob, range: { offset: number; end: number }): Promise<string> {
-  return bytesToBase64(new Uint8Array(await file.slice(range.offset, range.end).arrayBuffer()));
+/**
+ * The bytes of one chunk of a file (read only when it is its turn, so a 40 MB file is never held whole), sent as they
+ * are: over Electron's IPC, and in browser mode as the call's body.
+ */
+export async function readChunk(file: Blob, range: { offset: number; end: number }): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await file.slice(range.offset, range.end).arrayBuffer());
 }
 
 /** The image files among what was pasted or dropped (a copied image arrives as a file named "image.png"). */
