@@ -135,9 +135,9 @@ async function addPhoto(app: Started, photo: Photo) {
 }
 
 /**
- * The probes' timing, in a worker thread of its own: the main thread sends the photos (base64 and JSON of 175 KB a
- * chunk, four files at once), and a probe timed there waited for that work as well as for the core (up to 47 ms of
- * this process's own lag in runs before 2026-11-29 17:00). Every 20 ms a call and a push, each timed from its send to
+ * The probes' timing, in a worker thread of its own: the main thread sends the photos (four files at once; until
+ * 2026-11-29 17:30 as base64 and JSON of 175 KB a chunk), and a probe timed there waited for that work as well as for
+ * the core (up to 47 ms of this process's own lag in runs before 2026-11-29 17:00). Every 20 ms a call and a push, each timed from its send to
  * its answer; the worker's own event-loop delay is reported beside them.
  */
 const PROBE_WORKER = `
@@ -155,9 +155,12 @@ const push = () => {
   const body = JSON.stringify({ ...w.push, messageid: 'bench-photos-' + i, threadid: 'bench-photos-' + (i % 20) });
   return fetch(w.pushUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: w.auth }, body }).then(answered);
 };
-const timed = async (into, send) => {
+const inFlight = new Set();
+const timed = (into, send) => {
   const t = performance.now();
-  try { await send(); into.push(performance.now() - t); } catch { failures++; }
+  const probe = send().then(() => void into.push(performance.now() - t), () => void failures++);
+  inFlight.add(probe);
+  void probe.finally(() => inFlight.delete(probe));
 };
 parentPort.on('message', async (m) => {
   if (m === 'warm') {
@@ -167,13 +170,13 @@ parentPort.on('message', async (m) => {
   } else if (m === 'start') {
     calls = []; pushes = []; failures = 0;
     loop.reset(); loop.enable();
-    timer = setInterval(() => { void timed(calls, call); void timed(pushes, push); }, w.every);
+    timer = setInterval(() => { timed(calls, call); timed(pushes, push); }, w.every);
   } else {
+    // Every probe sent is counted: the phase ends once the last one is answered (or failed).
     clearInterval(timer);
-    setTimeout(() => {
-      loop.disable();
-      parentPort.postMessage({ calls, pushes, failures, lagMs: loop.max / 1e6 });
-    }, 500);
+    await Promise.all(inFlight);
+    loop.disable();
+    parentPort.postMessage({ calls, pushes, failures, lagMs: loop.max / 1e6 });
   }
 });
 `;

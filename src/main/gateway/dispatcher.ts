@@ -20,8 +20,8 @@ export type HandlerSlice<Feature extends string> = Pick<Handlers, Extract<Method
 export interface Dispatcher {
   /**
    * `bodyBytes`: the size of the request body the host read `args` from, when it held that body to MAX_CALL_BYTES
-   * itself (the web host). The arguments are then not written out again to be measured: a photo's chunk is 175 KB of
-   * base64, and measuring it again took 0.4 ms of the core's thread per chunk (bench/RESULTS.md, photos).
+   * itself (the web host). The arguments are then not written out again to be measured: a photo's chunk sent as JSON
+   * is 175 KB of base64, and measuring it again took 0.4 ms of the core's thread (bench/RESULTS.md, photos).
    */
   dispatch(method: unknown, args: unknown, bodyBytes?: number): Promise<Result<unknown>>;
 }
