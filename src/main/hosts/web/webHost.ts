@@ -11,7 +11,7 @@ import {
   SESSION_PROOF_PATH,
   sessionProofMessage,
 } from '../../../shared/contract';
-import { ErrorCode } from '../../../shared/result';
+import { ErrorCode, fail } from '../../../shared/result';
 import type { Core } from '../../core';
 import { CONTENT_SECURITY_POLICY } from '../csp';
 import {
@@ -165,13 +165,10 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       // answered below
     }
     if (typeof other !== 'object' || other === null || Array.isArray(other) || Object.hasOwn(other, 'data')) {
-      return {
-        ok: false,
-        error: {
-          code: ErrorCode.Validation,
-          message: `The request could not be read (its other arguments belong in ${CALL_ARGS_HEADER}, as a JSON object).`,
-        },
-      };
+      return fail({
+        code: ErrorCode.Validation,
+        message: `The request could not be read (its other arguments belong in ${CALL_ARGS_HEADER}, as a JSON object).`,
+      });
     }
     const size = bytes.byteLength + Buffer.byteLength(header as string);
     return options.core.dispatcher.dispatch(method, { ...other, data: bytes }, size);
