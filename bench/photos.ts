@@ -3,14 +3,15 @@
 // (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks, each the body of its call, photos.addFinish): one after
 // another, then 4 at once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new
 // message to the push listener) are sent and each one's answer is timed (by a worker thread, apart from the photos'
-// sending), and the RSS of the core and of its image reader process (its child, found in /proc) is sampled. The
+// sending; both over node:http, which takes less of the processors the core needs than fetch), and the RSS of the core and of its image reader process (its child, found in /proc) is sampled. The
 // photos: a 16000×16000 PNG of a few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs
 // of camera-like detail. After the imports the probes go on until the reader process ended (it does after 15 s
 // without a file) and 3 s more: is the core back near its idle RSS?
 // The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the core's peak RSS over idle.
 // Run: npm run bench:photos   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { Agent, request as httpRequest } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -32,6 +33,8 @@ const mib = (kib: number) => kib / 1024;
 const MiB = (kib: number) => `${mib(kib).toFixed(0)} MiB`;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const busyText = (b: { othersPct: number; stealPct: number }) =>
+  `others ${b.othersPct.toFixed(0)} %, steal ${b.stealPct.toFixed(0)} %`;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
 
 /** The processes a process started, and theirs (the core's image reader), from /proc. */
@@ -50,6 +53,46 @@ function descendants(pid: number): number[] {
     }
   });
   return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** The machine's CPU time in ticks (USER_HZ) from /proc/stat: all of it, busy, and stolen by its host. */
+function machineTicks(): { total: number; busy: number; steal: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number) as [number, number, number, number, number, number, number, number];
+  const busy = user + nice + system + irq + softirq;
+  return { total: busy + idle + iowait + steal, busy, steal };
+}
+
+/** The CPU ticks a process ran, its threads' and its ended children's (0 once it is gone). */
+function processTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the name: state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * How busy the rest of the machine was over a span: the share of its processors (of all of them, in %) that
+ * processes other than this benchmark, the core and the core's children ran, and the share its host took away
+ * (steal). A span in which others used the processors is not a quiet machine's.
+ */
+function machineWatch(corePid: number) {
+  const ours = () => [process.pid, corePid, ...descendants(corePid)].reduce((sum, pid) => sum + processTicks(pid), 0);
+  const start = { machine: machineTicks(), ours: ours() };
+  return () => {
+    const machine = machineTicks();
+    const total = machine.total - start.machine.total || 1;
+    const others = Math.max(0, machine.busy - start.machine.busy - (ours() - start.ours));
+    return { othersPct: (100 * others) / total, stealPct: (100 * (machine.steal - start.machine.steal)) / total };
+  };
 }
 
 /** The summed RSS and peak RSS (VmHWM) of a process's descendants that run, in KiB (0 when there are none). */
@@ -107,6 +150,31 @@ async function makePhotos(): Promise<Photo[]> {
   ];
 }
 
+/** The chunks' connections, kept open between chunks as a browser keeps them. */
+const chunkAgent = new Agent({ keepAlive: true });
+
+/**
+ * A POST over node:http, answering the body as text. Not `fetch`: with undici's, this thread ran 2.0 s of the 4
+ * imports at once against 1.3 s with node:http (perf sched, 2026-11-29), processor time taken from the core on a
+ * machine of two.
+ */
+function post(url: string, body: Uint8Array, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: 'POST', agent: chunkAgent, headers: { ...headers, 'content-length': String(body.byteLength) } },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /** Adds a file as the Photos screen does; answers the finish's whole answer and how long the add took. */
 async function addPhoto(app: Started, photo: Photo) {
   const t = performance.now();
@@ -118,16 +186,14 @@ async function addPhoto(app: Started, photo: Photo) {
   })) as { uploadId: string };
   // As the page sends them: each chunk's bytes as the call's body, its other arguments in a header.
   for (let offset = 0; offset < photo.bytes.length; offset += PHOTO_CHUNK_BYTES) {
-    const response = await fetch(`${app.url.origin}/api/call/photos.addChunk`, {
-      method: 'POST',
-      headers: {
+    const body = photo.bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES);
+    const answer = JSON.parse(
+      await post(`${app.url.origin}/api/call/photos.addChunk`, body, {
         authorization: `Bearer ${app.url.searchParams.get('session')}`,
         'content-type': CALL_BYTES_TYPE,
         [CALL_ARGS_HEADER]: JSON.stringify({ uploadId, offset }),
-      },
-      body: photo.bytes.subarray(offset, offset + PHOTO_CHUNK_BYTES),
-    });
-    const answer = (await response.json()) as { ok: boolean; error?: unknown };
+      }),
+    ) as { ok: boolean; error?: unknown };
     if (!answer.ok) throw new Error(`photos.addChunk: ${JSON.stringify(answer.error)}`);
   }
   const answer = await app.send('photos.addFinish', { uploadId });
@@ -143,17 +209,26 @@ async function addPhoto(app: Started, photo: Photo) {
 const PROBE_WORKER = `
 const { parentPort, workerData: w } = require('node:worker_threads');
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
+const http = require('node:http');
 let calls = [], pushes = [], failures = 0, n = 0, timer = null;
 const loop = monitorEventLoopDelay({ resolution: 5 });
-const answered = async (response) => {
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error('answered ' + response.status);
-};
-const call = () => fetch(w.callUrl, { method: 'POST', headers: { authorization: w.bearer, 'content-type': 'application/json' }, body: '{}' }).then(answered);
+// node:http with kept-alive connections, not fetch: with undici's this thread ran about 3.4 ms a probe, with
+// node:http about 1 ms (perf sched, 2026-11-29), on the same two processors as the core.
+const agent = new http.Agent({ keepAlive: true });
+const post = (url, headers, body) => new Promise((resolve, reject) => {
+  const request = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
+    response.resume();
+    response.on('end', () => response.statusCode >= 200 && response.statusCode < 300 ? resolve() : reject(new Error('answered ' + response.statusCode)));
+    response.on('error', reject);
+  });
+  request.on('error', reject);
+  request.end(body);
+});
+const call = () => post(w.callUrl, { authorization: w.bearer, 'content-type': 'application/json' }, '{}');
 const push = () => {
   const i = n++;
   const body = JSON.stringify({ ...w.push, messageid: 'bench-photos-' + i, threadid: 'bench-photos-' + (i % 20) });
-  return fetch(w.pushUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: w.auth }, body }).then(answered);
+  return post(w.pushUrl, { 'content-type': 'application/json', authorization: w.auth }, body);
 };
 const inFlight = new Set();
 const timed = (into, send) => {
@@ -164,7 +239,7 @@ const timed = (into, send) => {
 };
 parentPort.on('message', async (m) => {
   if (m === 'warm') {
-    // fetch's code loaded and compiled, a connection to each listener open: before anything is timed.
+    // The HTTP client's code compiled, a connection to each listener open: before anything is timed.
     for (let i = 0; i < 5; i++) await Promise.all([call(), push()]);
     parentPort.postMessage('warm');
   } else if (m === 'start') {
@@ -208,6 +283,7 @@ async function probeWorker(app: Started): Promise<Worker> {
  */
 function probe(app: Started, worker: Worker) {
   worker.postMessage('start');
+  const machine = machineWatch(app.child.pid!);
   const rss: number[] = [];
   const reader: number[] = [];
   const both: number[] = [];
@@ -224,6 +300,7 @@ function probe(app: Started, worker: Worker) {
     /** Stops probing (after the probes in flight answered) and answers what was measured. */
     async stop() {
       clearInterval(timer);
+      const busy = machine();
       const measured = await new Promise<{ calls: number[]; pushes: number[]; failures: number; lagMs: number }>(
         (resolve, reject) => {
           worker.once('message', resolve);
@@ -231,7 +308,7 @@ function probe(app: Started, worker: Worker) {
           worker.postMessage('stop');
         },
       );
-      return { ...measured, rss, reader, both, readerPeak };
+      return { ...measured, rss, reader, both, readerPeak, busy };
     },
   };
 }
@@ -289,23 +366,26 @@ async function main() {
     const bothPeak = Math.max(...phases.flatMap(({ m }) => m.both));
     const backNearIdle = afterRss - idleRss <= 30 * 1024;
     const row = ({ label, m, adds: a }: (typeof phases)[number]) =>
-      `| ${label} | ${MiB(Math.max(...m.rss))} (+${MiB(Math.max(...m.rss) - idleRss)}) | ${MiB(Math.max(...m.reader))} (VmHWM ${MiB(m.readerPeak)}) | +${MiB(Math.max(...m.both) - idleRss)} | ${ms(Math.max(...m.calls))} (median ${ms(median(m.calls))}, 99th ${ms(p99(m.calls))}, ${m.calls.length} calls) | ${ms(Math.max(...m.pushes))} (median ${ms(median(m.pushes))}, 99th ${ms(p99(m.pushes))}, ${m.pushes.length} pushes) | ${a.map((x) => `${x.name.split('-')[0]} ${(x.ms / 1000).toFixed(1)} s`).join(', ')} |`;
+      `| ${label} | ${MiB(Math.max(...m.rss))} (+${MiB(Math.max(...m.rss) - idleRss)}) | ${MiB(Math.max(...m.reader))} (VmHWM ${MiB(m.readerPeak)}) | +${MiB(Math.max(...m.both) - idleRss)} | ${ms(Math.max(...m.calls))} (median ${ms(median(m.calls))}, 99th ${ms(p99(m.calls))}, ${m.calls.length} calls) | ${ms(Math.max(...m.pushes))} (median ${ms(median(m.pushes))}, 99th ${ms(p99(m.pushes))}, ${m.pushes.length} pushes) | ${a.map((x) => `${x.name.split('-')[0]} ${(x.ms / 1000).toFixed(1)} s`).join(', ')} | ${busyText(m.busy)} |`;
     const readerLine = `core's peak over idle +${MiB(peak - idleRss)}; reader process's peak ${MiB(readerRss)} (VmHWM ${MiB(readerPeak)}); core + reader at most +${MiB(bothPeak - idleRss)} over the idle core; ${readerGoneAfter === null ? 'the reader process still ran 60 s after the imports' : `the reader process ended ${(readerGoneAfter / 1000).toFixed(1)} s after the imports`}, and 3 s later the core was at ${MiB(afterRss)} (+${MiB(afterRss - idleRss)} over idle: ${backNearIdle ? 'back near idle' : 'NOT back near idle'}, within 30 MiB or not)`;
-    const last = `longest wait during imports = ${ms(longest)} (goal ≤ ${GOAL_MS} ms); peak / idle RSS = ${ratio.toFixed(2)} (+${MiB(peak - idleRss)}, goal ≤ +150 MiB)`;
+    const busiest = phases.reduce((most, { m }) => (m.busy.othersPct > most.othersPct ? m.busy : most), idle.busy);
+    const last = `longest wait during imports = ${ms(longest)} (goal ≤ ${GOAL_MS} ms); peak / idle RSS = ${ratio.toFixed(2)} (+${MiB(peak - idleRss)}, goal ≤ +150 MiB); the rest of the machine at its busiest phase: ${busyText(busiest)}`;
     const markdown = `## Photo imports beside calls and pushes (\`npm run bench:photos\`)
 
 ${machineLine()}; load average ${LOAD_AT_START} at the start, ${loadavg()[0]!.toFixed(1)} at the end. The built core as \`npm run web\` runs it
 (\`node out/main/web.js\`, a temp data folder, the demo), 6 s after its start. The photos: ${photos.map((p) => `${p.name} (${(p.bytes.length / 1024 / 1024).toFixed(1)} MB)`).join(', ')};
 each added through the Photos screen's calls (\`photos.addStart\`, ${PHOTO_CHUNK_BYTES / 1024} KiB chunks, each the body of its call, \`photos.addFinish\`; the bomb is refused, the
 JPEGs are added), one after another and then 4 at once. Every ${PROBE_EVERY_MS} ms meanwhile: \`app.info\` over /api/call and a new message
-pushed to the listener, each timed from its send to its answer, and the RSS of the core and of its image reader process
+pushed to the listener (node:http, kept-alive connections), each timed from its send to its answer, and the RSS of the core and of its image reader process
 (the core's child, where sharp decodes; summed over its descendants) read from /proc. Idle: the same
-probes for 4 s before the imports (calls: median ${ms(median(idle.calls))}, longest ${ms(Math.max(...idle.calls))}; pushes: median ${ms(median(idle.pushes))}, longest ${ms(Math.max(...idle.pushes))}).
+probes for 4 s before the imports (calls: median ${ms(median(idle.calls))}, longest ${ms(Math.max(...idle.calls))}; pushes: median ${ms(median(idle.pushes))}, longest ${ms(Math.max(...idle.pushes))}; the rest of the machine ${busyText(idle.busy)}).
+The rest of the machine: the share of its ${cpus().length} processors that other processes than the benchmark, the core and its
+reader ran meanwhile, and the share its host took away (steal), from /proc/stat: on a quiet machine both are near 0.
 The calls and pushes are sent and timed by a worker thread of the benchmark, apart from the thread that sends the photos
 (that thread's event loop lagged at most ${ms(ownLoop.max / 1e6)}; the probe worker's at most ${ms(Math.max(one.lagMs, four.lagMs))}: a late probe of its own would count against the core).
 
-| imports | core's peak RSS (over idle ${MiB(idleRss)}) | reader process's peak RSS | core + reader, over the idle core | longest call | longest push | each add (start → finish answered) |
-| --- | --- | --- | --- | --- | --- | --- |
+| imports | core's peak RSS (over idle ${MiB(idleRss)}) | reader process's peak RSS | core + reader, over the idle core | longest call | longest push | each add (start → finish answered) | the rest of the machine |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${phases.map(row).join('\n')}
 
 Peak RSS of the core in the whole run (VmHWM, the start included): ${MiB(peakHwm)}. Probes that failed: ${one.failures + four.failures + settled.failures}.
