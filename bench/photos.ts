@@ -3,10 +3,11 @@
 // (photos.addStart, the bytes in PHOTO_CHUNK_BYTES chunks, each the body of its call, photos.addFinish): one after
 // another, then 4 at once. All the while, every 20 ms, a cheap call (`app.info` over /api/call) and a push (a new
 // message to the push listener) are sent and each one's answer is timed (by a worker thread, apart from the photos'
-// sending; both over node:http, which takes less of the processors the core needs than fetch), and the RSS of the core and of its image reader process (its child, found in /proc) is sampled. The
-// photos: a 16000×16000 PNG of a few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs
-// of camera-like detail. After the imports the probes go on until the reader process ended (it does after 15 s
-// without a file) and 3 s more: is the core back near its idle RSS?
+// sending; both over node:http, which takes less of the processors the core needs than fetch), and the RSS of the
+// core and of its image reader process (its child, found in /proc) is sampled. The photos: a 16000×16000 PNG of a
+// few KB (a decompression bomb: refused from its header) and three 24-megapixel JPEGs of camera-like detail. After
+// the imports the probes go on until the reader process ended (it does after 15 s without a file) and 3 s more: is
+// the core back near its idle RSS? How busy the rest of the machine was meanwhile is printed beside each phase.
 // The last line: the longest call or push wait during the imports (goal ≤ 50 ms) and the core's peak RSS over idle.
 // Run: npm run bench:photos   (uses the built app: `npm run build` first; writes its section of bench/RESULTS.md)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -397,6 +398,7 @@ ${readerLine}.
     console.log(last);
   } finally {
     await worker?.terminate();
+    chunkAgent.destroy();
     await app.stop();
     rmSync(dir, { recursive: true, force: true });
   }
