@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import { CALL_ARGS_HEADER, CALL_BYTES_TYPE } from '../src/shared/callBytes';
 import { PHOTO_CHUNK_BYTES } from '../src/shared/photos';
 import { fixtureText } from '../test/support/fixtures';
-import { machineLine, writeSection } from './results';
+import { cpuTicks, machineLine, writeSection } from './results';
 import { memory, sleep, startWeb, type Started } from './webCore';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(1);
@@ -77,10 +77,7 @@ function machineTicks(): { total: number; busy: number; steal: number } {
 /** The CPU ticks a process ran, its threads' and its ended children's (0 once it is gone). */
 function processTicks(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the name: state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+    return cpuTicks(pid, true);
   } catch {
     return 0;
   }
@@ -97,9 +94,9 @@ function machineWatch(corePid: number) {
   const ours = () => {
     let sum = 0;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const before = descendants(corePid).join();
-      sum = [process.pid, corePid, ...descendants(corePid)].reduce((total, pid) => total + processTicks(pid), 0);
-      if (descendants(corePid).join() === before) break;
+      const children = descendants(corePid);
+      sum = [process.pid, corePid, ...children].reduce((total, pid) => total + processTicks(pid), 0);
+      if (descendants(corePid).join() === children.join()) break;
     }
     return sum;
   };

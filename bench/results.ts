@@ -44,8 +44,18 @@ export function schedStat(pid: number): { ms: number; mainWakeups: number } {
   return { ms: ns / 1e6, mainWakeups };
 }
 
+/**
+ * A process's CPU time so far in clock ticks (USER_HZ, 10 ms), from /proc/<pid>/stat: user + system of every thread,
+ * and with `ended` its ended children's too (cutime + cstime). Throws once the process is gone.
+ */
+export function cpuTicks(pid: number, ended = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the name (which may hold ") "): state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return fields.slice(11, ended ? 15 : 13).reduce((sum, field) => sum + Number(field), 0);
+}
+
 /** A process's CPU time so far (user + system, every thread), in ms, from /proc (clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return cpuTicks(pid) * 10;
 }
