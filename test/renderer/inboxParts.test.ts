@@ -13,7 +13,7 @@ import DeliveryState from '@renderer/features/inbox/replies/DeliveryState.vue';
 import { checkReply } from '@renderer/features/inbox/replies/replyCheck';
 import SendBar from '@renderer/features/inbox/replies/SendBar.vue';
 import { isSendKey, onSendKey, SEND_KEYS } from '@renderer/features/inbox/replies/sendKeys';
-import { useDraft } from '@renderer/features/inbox/replies/useDraft';
+import { DRAFT_DELAY_MS, useDraft } from '@renderer/features/inbox/replies/useDraft';
 
 // The pieces the inbox's two lists (conversations, reviews) and its two reply boxes (a conversation's, a review's)
 // share.
@@ -183,5 +183,51 @@ describe('the reply boxes’ parts', () => {
     await flushPromises();
     expect(draft.note.value).toBe('The draft could not be saved');
     scope.stop();
+  });
+
+  it('useDraft says "Draft saved" only once its newest text is written, not while a change waits or an older save answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const written: string[] = [];
+      let answer: (ok: boolean) => void = () => {};
+      const scope = effectScope();
+      const draft = scope.run(() =>
+        useDraft((_id, body) => {
+          written.push(body);
+          return new Promise<boolean>((resolve) => (answer = resolve));
+        }),
+      )!;
+      draft.open(1, '');
+      draft.text.value = 'Hello';
+      expect(draft.note.value).toBe('Saving draft…');
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
+      expect(written).toEqual(['Hello']);
+      answer(true);
+      await flushPromises();
+      expect(draft.note.value).toBe('Draft saved');
+
+      // A change waits: not saved, whatever the last save said.
+      draft.text.value = 'Hello, a longer paste';
+      expect(draft.note.value).toBe('Saving draft…');
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS - 1);
+      expect(written).toEqual(['Hello']);
+      expect(draft.note.value).toBe('Saving draft…');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(written).toEqual(['Hello', 'Hello, a longer paste']);
+
+      // Typed again while that save is on its way: its answer does not call the newer text saved.
+      draft.text.value = 'Hello, a longer paste, and more';
+      answer(true);
+      await flushPromises();
+      expect(draft.note.value).toBe('Saving draft…');
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
+      expect(written.at(-1)).toBe('Hello, a longer paste, and more');
+      answer(true);
+      await flushPromises();
+      expect(draft.note.value).toBe('Draft saved');
+      scope.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,7 +7,9 @@ export const DRAFT_DELAY_MS = 400;
 /**
  * Keeps what the owner types in a reply box, saved `DRAFT_DELAY_MS` after they stop typing and whenever the box
  * goes away, one save at a time and in order, so a restart finds the text where it was left. A save that failed
- * (browser mode: the app was stopped) is made again when the link to the app comes back.
+ * (browser mode: the app was stopped) is made again when the link to the app comes back. The box says "Saving
+ * draft…" from the first keystroke a save has not yet written, and "Draft saved" only once its newest text is
+ * written: an earlier save's answer does not claim the text typed since.
  */
 export function useDraft(save: (threadId: number, body: string) => Promise<boolean>) {
   const text = ref('');
@@ -15,6 +17,9 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   let threadId: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let chain: Promise<void> = Promise.resolve();
+  /** Saves queued so far, and the newest of them for the box's own thread (the one whose answer the box shows). */
+  let writes = 0;
+  let newest = 0;
   /** Set while the text is changed by the app (a thread opened, a reply sent), not typed. */
   let quiet = false;
   /** Thread → the text whose save failed last (and was not saved or sent since). */
@@ -24,6 +29,8 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   function schedule() {
     if (threadId === null) return;
     if (timer) clearTimeout(timer);
+    // Not saved yet: whatever an earlier save said no longer holds for this text.
+    state.value = 'saving';
     timer = setTimeout(() => void flush(), DRAFT_DELAY_MS);
   }
   // Synchronous, so a change made quietly (below) is recognised as such.
@@ -40,12 +47,17 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   /** Queues one save after those under way. */
   function write(id: number, body: string): Promise<void> {
     failed.delete(id);
+    const mine = ++writes;
+    if (id === threadId) {
+      newest = mine;
+      state.value = 'saving';
+    }
     chain = chain.then(async () => {
-      // Only the box's own thread reports: a save of the thread left behind says nothing here.
-      if (id === threadId) state.value = 'saving';
       const ok = await save(id, body).catch(() => false);
       if (!ok) failed.set(id, body);
-      if (id === threadId) state.value = ok ? 'saved' : 'failed';
+      // Only the box's own thread reports (a save of the thread left behind says nothing here), and only its newest
+      // save with no change waiting: an older answer would call newer text saved, or failed.
+      if (id === threadId && mine === newest && !timer) state.value = ok ? 'saved' : 'failed';
     });
     return chain;
   }
