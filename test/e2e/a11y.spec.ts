@@ -10,8 +10,24 @@ type Found = { screen: string; rule: string; impact: string; help: string; targe
 
 /** Runs axe (WCAG 2.0–2.2 A and AA) on the page as it is now, keeping every serious or critical violation. */
 async function audit(page: Page, screen: string, found: Found[]) {
-  // Transitions settle first (a dialog fading in is measured at its final colours).
-  // (A string: the end-to-end specs are typed for Node, without the DOM.)
+  // Transitions settle first: a dialog fading in, or a menu fading out after its choice, is measured at its final
+  // colours. Two frames were not always enough (a faster machine ran axe while a menu was still fading out: its items'
+  // text at 1.03:1), so it waits for every finite animation and transition on the page to end, then two frames.
+  // Endless ones (a spinner) are left out. (Strings: the end-to-end specs are typed for Node, without the DOM.)
+  // (Polled in the page: the app's Content-Security-Policy refuses the eval a string `waitForFunction` needs.)
+  const ended = await page.evaluate(`new Promise((resolve) => {
+    const start = performance.now();
+    const check = () => {
+      const running = document.getAnimations().filter(
+        (a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity,
+      );
+      if (running.length === 0) resolve(true);
+      else if (performance.now() - start > 10000) resolve(false);
+      else requestAnimationFrame(check);
+    };
+    check();
+  })`);
+  expect(ended, `${screen}: animations still running after 10 s`).toBe(true);
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
