@@ -187,46 +187,70 @@ describe('the reply boxes’ parts', () => {
 
   it('useDraft says "Draft saved" only once its newest text is written, not while a change waits or an older save answers', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const scope = effectScope();
     try {
+      // Each save waits for its answer, given by the test in order; saves go one at a time.
       const written: string[] = [];
-      let answer: (ok: boolean) => void = () => {};
-      const scope = effectScope();
+      const answers: ((ok: boolean) => void)[] = [];
+      const answer = async (ok: boolean) => {
+        answers.shift()!(ok);
+        await flushPromises();
+      };
       const draft = scope.run(() =>
-        useDraft((_id, body) => {
-          written.push(body);
-          return new Promise<boolean>((resolve) => (answer = resolve));
+        useDraft((id, body) => {
+          written.push(`${id}: ${body}`);
+          return new Promise<boolean>((resolve) => answers.push(resolve));
         }),
       )!;
       draft.open(1, '');
       draft.text.value = 'Hello';
       expect(draft.note.value).toBe('Saving draft…');
       await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
-      expect(written).toEqual(['Hello']);
-      answer(true);
-      await flushPromises();
+      expect(written).toEqual(['1: Hello']);
+      await answer(true);
       expect(draft.note.value).toBe('Draft saved');
 
-      // A change waits: not saved, whatever the last save said.
+      // A change waits: not saved, whatever the last save said, until its own save is written.
       draft.text.value = 'Hello, a longer paste';
       expect(draft.note.value).toBe('Saving draft…');
       await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS - 1);
-      expect(written).toEqual(['Hello']);
+      expect(written).toHaveLength(1);
       expect(draft.note.value).toBe('Saving draft…');
       await vi.advanceTimersByTimeAsync(1);
-      expect(written).toEqual(['Hello', 'Hello, a longer paste']);
+      expect(written.at(-1)).toBe('1: Hello, a longer paste');
 
-      // Typed again while that save is on its way: its answer does not call the newer text saved.
+      // Typed again while that save is on its way, and that text's save queued behind it: the older answer does
+      // not call the newer text saved; the newer one's does.
       draft.text.value = 'Hello, a longer paste, and more';
-      answer(true);
-      await flushPromises();
-      expect(draft.note.value).toBe('Saving draft…');
       await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
-      expect(written.at(-1)).toBe('Hello, a longer paste, and more');
-      answer(true);
-      await flushPromises();
+      await answer(true);
+      expect(draft.note.value).toBe('Saving draft…');
+      expect(written.at(-1)).toBe('1: Hello, a longer paste, and more');
+      await answer(true);
       expect(draft.note.value).toBe('Draft saved');
-      scope.stop();
+
+      // Another thread opened while the first one's save is on its way, and the first opened again: that save's
+      // answer is the first thread's newest, and says so.
+      draft.text.value = 'Back soon';
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
+      draft.open(2, '');
+      draft.text.value = 'Other thread';
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
+      draft.open(1, 'Back soon');
+      await answer(false);
+      expect(draft.note.value).toBe('The draft could not be saved');
+      await answer(true);
+      expect(draft.note.value).toBe('The draft could not be saved');
+
+      // The text is being sent: a pending save is dropped, and the box claims nothing until the send's outcome.
+      draft.text.value = 'Back soon, sent';
+      expect(draft.note.value).toBe('Saving draft…');
+      await draft.cancel();
+      expect(draft.note.value).toBe('');
+      await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS);
+      expect(written.at(-1)).toBe('2: Other thread');
     } finally {
+      scope.stop();
       vi.useRealTimers();
     }
   });

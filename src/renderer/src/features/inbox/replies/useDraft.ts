@@ -17,9 +17,9 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   let threadId: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let chain: Promise<void> = Promise.resolve();
-  /** Saves queued so far, and the newest of them for the box's own thread (the one whose answer the box shows). */
+  /** Saves queued so far, and each thread's newest (only its answer says how that thread's draft stands). */
   let writes = 0;
-  let newest = 0;
+  const newest = new Map<number, number>();
   /** Set while the text is changed by the app (a thread opened, a reply sent), not typed. */
   let quiet = false;
   /** Thread → the text whose save failed last (and was not saved or sent since). */
@@ -48,16 +48,14 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
   function write(id: number, body: string): Promise<void> {
     failed.delete(id);
     const mine = ++writes;
-    if (id === threadId) {
-      newest = mine;
-      state.value = 'saving';
-    }
+    newest.set(id, mine);
+    if (id === threadId) state.value = 'saving';
     chain = chain.then(async () => {
       const ok = await save(id, body).catch(() => false);
       if (!ok) failed.set(id, body);
       // Only the box's own thread reports (a save of the thread left behind says nothing here), and only its newest
       // save with no change waiting: an older answer would call newer text saved, or failed.
-      if (id === threadId && mine === newest && !timer) state.value = ok ? 'saved' : 'failed';
+      if (id === threadId && newest.get(id) === mine && !timer) state.value = ok ? 'saved' : 'failed';
     });
     return chain;
   }
@@ -79,10 +77,15 @@ export function useDraft(save: (threadId: number, body: string) => Promise<boole
     state.value = 'idle';
   }
 
-  /** Drops the pending save (the text is being sent); resolves when saves already under way are done. */
+  /**
+   * Drops the pending save (the text is being sent); resolves when saves already under way are done. Their answers
+   * say nothing of the text sent, so the box says nothing until the send's outcome (`clear`, or `schedule` again).
+   */
   function cancel(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = null;
+    if (threadId !== null) newest.set(threadId, ++writes);
+    state.value = 'idle';
     return chain;
   }
 
