@@ -13,8 +13,13 @@ const fieldError = (page: Page, path: string) => page.getByTestId(`details-${pat
 
 /** Picks an option of a PrimeVue select (by its test id), typing into its filter when it has one. */
 async function pick(page: Page, testid: string, option: string | RegExp, search?: string) {
+  // The list of the select picked before is gone first: still fading out, its filter would be taken for this one's
+  // (a faster machine typed '15:00' into the countries' filter as it closed, and waited for an option never shown).
+  const overlay = page.locator('.p-select-overlay');
+  await expect(overlay).toHaveCount(0);
   await page.getByTestId(testid).click();
-  const filter = page.locator('.p-select-overlay input.p-select-filter');
+  await expect(overlay).toBeVisible();
+  const filter = overlay.locator('input.p-select-filter');
   const typed = search ?? (typeof option === 'string' ? option : '');
   if (await filter.isVisible()) await filter.fill(typed);
   else if (typed) {
