@@ -3,6 +3,7 @@ import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
 import { addSeaCabin, saveRatesSetup } from './ratesSetup';
+import { pickOption } from './selectOption';
 
 // Payments on the demo provider, as an owner: a partner account set up with mistakes first, then a deposit link
 // made from a Booking.com conversation, put into the reply, sent, paid by the guest and seen Paid.
@@ -21,13 +22,6 @@ async function shoot(page: Page, name: string, options: { fullPage?: boolean } =
   await page.setViewportSize({ width: 1024, height: 680 });
   await page.screenshot({ path: `${shots}/${name}-1024.png`, animations: 'disabled', ...options });
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-/** Picks an option of a PrimeVue select with a filter. */
-async function pick(page: Page, testid: string, search: string, option: RegExp) {
-  await page.getByTestId(testid).click();
-  await page.locator('.p-select-overlay input.p-select-filter').fill(search);
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 test('a partner account typed with mistakes shows each under its field, and the host’s refusal under the e-mail', async ({
@@ -57,7 +51,7 @@ test('a partner account typed with mistakes shows each under its field, and the 
     await dialog.getByTestId('partner-email_address').fill('sea cabin@example');
     await dialog.getByTestId('partner-contact_name').fill('Maria Jensen');
     await dialog.getByTestId('partner-contact_number').fill('+45 1234');
-    await pick(page, 'partner-currency_code', 'DKK', /Danish Krone/);
+    await pickOption(page, 'partner-currency_code', /Danish Krone/, 'DKK');
     await dialog.getByTestId('partner-save').click();
     await expect(dialog.getByTestId('partner-email_address-error')).toContainText('valid e-mail');
     await expect(dialog.getByTestId('partner-contact_number-error')).toContainText('not a valid number');
@@ -209,7 +203,7 @@ test('without the payment key the screen says where to enter it; a link asked fo
     const partner = page.getByTestId('partner-dialog');
     await partner.getByText('Enter an existing account').click();
     await partner.getByTestId('partner-partner_id').fill('IK-PARTNER-01');
-    await pick(page, 'partner-currency_code', 'EUR', /^EUR · Euro$/);
+    await pickOption(page, 'partner-currency_code', /^EUR · Euro$/, 'EUR');
     await partner.getByTestId('partner-save').click();
     await expect(partner).toBeHidden();
     await expect(page.getByTestId('partner-row')).toContainText('Entered by its id');

@@ -6,31 +6,11 @@ import { expect, startApp, stopApp, test } from './app';
 import { connectTo } from './connect';
 import { startTestEmulator } from './deliveries';
 import { saveRatesSetup } from './ratesSetup';
+import { pickOption } from './selectOption';
 
 const shots = 'test-results/screenshots';
 const field = (page: Page, path: string) => page.getByTestId(`details-${path}`);
 const fieldError = (page: Page, path: string) => page.getByTestId(`details-${path}-error`);
-
-/** Picks an option of a PrimeVue select (by its test id), typing into its filter when it has one. */
-async function pick(page: Page, testid: string, option: string | RegExp, search?: string) {
-  // The list of the select picked before is gone first: still fading out, its filter would be taken for this one's
-  // (a faster machine typed '15:00' into the countries' filter as it closed, and waited for an option never shown).
-  const overlay = page.locator('.p-select-overlay');
-  await expect(overlay).toHaveCount(0);
-  await page.getByTestId(testid).click();
-  await expect(overlay).toBeVisible();
-  const filter = overlay.locator('input.p-select-filter');
-  const typed = search ?? (typeof option === 'string' ? option : '');
-  if (await filter.isVisible()) await filter.fill(typed);
-  else if (typed) {
-    // A long list without a filter (times): typing moves to the option, as with a native select.
-    await page.keyboard.type(typed);
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId(testid)).toContainText(option);
-    return;
-  }
-  await page.getByRole('option', { name: option }).first().click();
-}
 
 /** The demo provider's emulator inside the running app, through the developers' file in its data folder. */
 function demoControl(dataDir: string) {
@@ -68,12 +48,12 @@ test('details typed with mistakes show each by its field; sent while Su is away,
     await field(page, 'physical_address.address_line').fill('Læderstræde 12');
     await field(page, 'physical_address.city_name').fill('Copenhagen');
     await field(page, 'physical_address.postal_code').fill('1201');
-    await pick(page, 'details-physical_address.country_code', 'Denmark');
+    await pickOption(page, 'details-physical_address.country_code', 'Denmark');
     await field(page, 'position.latitude').fill('95.678');
     await field(page, 'position.longitude').fill('12.5775');
-    await pick(page, 'details-check_in.from', '15:00');
-    await pick(page, 'details-check_out.until', '11:00');
-    await pick(page, 'details-currency_code', /Danish Krone/, 'DKK');
+    await pickOption(page, 'details-check_in.from', '15:00');
+    await pickOption(page, 'details-check_out.until', '11:00');
+    await pickOption(page, 'details-currency_code', /Danish Krone/, 'DKK');
     await field(page, 'floor_count').fill('two');
 
     // Each mistake by its field, as it is typed.
@@ -145,7 +125,7 @@ test('on the demo, parking with its details is added to a room and Su holds exac
     await page.setViewportSize({ width: 1024, height: 680 });
     await page.screenshot({ path: `${shots}/property-facilities-1024.png`, animations: 'disabled' });
 
-    await pick(page, 'facilities-scope', /Twin Room/);
+    await pickOption(page, 'facilities-scope', /Twin Room/);
     await page.locator('#facility-picker').fill('Parking');
     await page
       .getByRole('option', { name: /Parking/ })
@@ -155,9 +135,9 @@ test('on the demo, parking with its details is added to a room and Su holds exac
     await expect(card).toBeVisible();
     await card.getByTestId('add-instance').click();
     await card.getByTestId('facility-2-0-parking_details-name').fill('Garage on Toldbodgade');
-    await pick(page, 'facility-2-0-parking_details-parking_location', /Nearby|NEARBY/);
+    await pickOption(page, 'facility-2-0-parking_details-parking_location', /Nearby|NEARBY/);
     await card.getByTestId('add-detail-payment_details').click();
-    await pick(page, 'facility-2-0-payment_details-charge_mode', /Paid|PAID/);
+    await pickOption(page, 'facility-2-0-payment_details-charge_mode', /Paid|PAID/);
 
     await page.getByTestId('preview-button').click();
     const preview = page.getByTestId('preview-dialog');

@@ -5,6 +5,7 @@ import { addDays, localToday } from '../../src/shared/dates';
 import { expect, shootBoth, startApp, stopApp, test } from './app';
 import { closeToasts } from './inboxPage';
 import { addSeaCabin } from './ratesSetup';
+import { pickOption } from './selectOption';
 import { expectWords as expectNoCodes, readable } from './words';
 
 // The owner reads words on the Rates, Payments and Connection screens too: no code, request path or raw value (the
@@ -248,9 +249,7 @@ test('the payments screens of the demo show words, not codes or paths', async ({
     await both(page, 'payments-partner-mistakes');
     await partner.getByTestId('partner-contact_number').fill('+4520123456');
     await partner.getByTestId('partner-email_address').fill('payments@harbourview.example');
-    await partner.getByTestId('partner-currency_code').click();
-    await page.locator('.p-select-overlay input.p-select-filter').fill('EUR');
-    await page.getByRole('option', { name: /Euro/ }).first().click();
+    await pickOption(page, 'partner-currency_code', /Euro/, 'EUR');
     await partner.getByTestId('partner-save').click();
     // The host refuses another account's address: said under the e-mail, naming it in words.
     await expect(partner.getByTestId('partner-email_address-error')).toHaveText(
